@@ -1,0 +1,223 @@
+"""Attention Cubes command line: list the stages, export the tensors, render.
+
+Parse, validate, call, report: nothing here computes tensors or draws. Each
+render runs in its own process with its own Manim ``tempconfig``; importing
+this module changes no configuration.
+
+Examples
+--------
+    python render.py list
+    python render.py tensors --out attention.npz
+    python render.py render 3 7-9 20 --quality low
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+__all__ = ["cli", "parse_scene_spec"]
+
+__version__ = "0.1.0"
+
+QUALITIES = ("low", "medium", "high", "4k")
+FORMATS = ("mp4", "gif", "png")
+STAGE_COUNT = 21
+
+
+def parse_scene_spec(specs: tuple[str, ...], total: int = STAGE_COUNT) -> list[int]:
+    """Turn ``("3", "7-9", "20")`` into ``[3, 7, 8, 9, 20]`` (sorted, unique).
+
+    >>> parse_scene_spec(("3", "7-9", "20"))
+    [3, 7, 8, 9, 20]
+    """
+    chosen: set[int] = set()
+    for spec in specs:
+        for part in filter(None, spec.replace(",", " ").split()):
+            low, sep, high = part.partition("-")
+            try:
+                first = int(low)
+                last = int(high) if sep else first
+            except ValueError:
+                raise click.BadParameter(
+                    f"'{part}' is not a scene number or range like 7-9", param_hint="SCENES"
+                ) from None
+            if first > last:
+                raise click.BadParameter(
+                    f"range '{part}' runs backwards; write {last}-{first}", param_hint="SCENES"
+                )
+            if first < 1 or last > total:
+                raise click.BadParameter(
+                    f"'{part}': scenes are numbered 1 to {total}", param_hint="SCENES"
+                )
+            chosen.update(range(first, last + 1))
+    return sorted(chosen)
+
+
+def config_options(func):
+    """The options that build an AttentionConfig, shared by every command."""
+    options = [
+        click.option("--sentence", default=None, metavar="TEXT",
+                     help="Your own sentence, 2-16 words (default: the blog's)."),
+        click.option("--d-model", "d_model", type=int, default=None,
+                     help="Embedding size d (default 16; d_k = d+1, d_v = d+2)."),
+        click.option("--heads", type=int, default=None, help="Attention heads (default 9)."),
+        click.option("--seed", type=int, default=None, help="torch.manual_seed (default 123)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def build_config(sentence, d_model, heads, seed):
+    """An AttentionConfig from CLI values; None keeps the default."""
+    from tensors import AttentionConfig, ConfigError
+
+    kwargs = {k: v for k, v in (("d", d_model), ("heads", heads), ("seed", seed)) if v is not None}
+    try:
+        if sentence is not None:
+            return AttentionConfig.from_text(sentence, **kwargs)
+        return AttentionConfig(**kwargs)
+    except ConfigError as error:
+        raise click.UsageError(str(error)) from None
+
+
+class OneLineErrorGroup(click.Group):
+    """A click group whose errors are one line on stderr, never a traceback.
+
+    Exit codes: 2 for bad usage (unknown scene, bad option value, impossible
+    configuration), 1 for a failure while running, 130 for Ctrl-C.
+    """
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            code = super().main(args, prog_name or "render.py", complete_var,
+                                standalone_mode=False, **extra)
+        except click.UsageError as error:
+            click.echo(f"render.py: error: {error.format_message()}", err=True)
+            code = 2
+        except click.ClickException as error:
+            click.echo(f"render.py: error: {error.format_message()}", err=True)
+            code = 1
+        except click.exceptions.Abort:
+            click.echo("render.py: interrupted", err=True)
+            code = 130
+        code = code if isinstance(code, int) else 0
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="attention-cubes")
+def cli():
+    """Render 3D cube explainer videos of transformer attention."""
+
+
+@cli.command("list")
+def list_stages():
+    """The 21 stages: number, name, what the scene shows."""
+    from scenes import stage_registry
+
+    for number, stage in stage_registry().items():
+        click.echo(f"{number:2d}  {stage.slug:<28} {stage.summary}")
+
+
+@cli.command("tensors")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the stage tensors here (.npz, or .json with --format json).")
+@click.option("--format", "fmt", type=click.Choice(["npz", "json", "summary"]), default=None,
+              help="npz (default with --out), json, or a printed summary table.")
+@config_options
+def tensors_command(out, fmt, sentence, d_model, heads, seed):
+    """Export every stage tensor under its sNN_name key (see STAGES.md)."""
+    config = build_config(sentence, d_model, heads, seed)
+    fmt = fmt or ("summary" if out is None else ("json" if out.suffix == ".json" else "npz"))
+    if fmt != "summary" and out is None:
+        raise click.UsageError(f"--format {fmt} needs --out FILE")
+    from tensors import compute_trace
+
+    arrays = compute_trace(config).export()
+    if fmt == "summary":
+        click.echo(f"# {config.describe()}")
+        for name, array in arrays.items():
+            shape = "x".join(map(str, array.shape))
+            click.echo(f"{name:<34} {shape:>9}  min {array.min():>10.4g}  max {array.max():>10.4g}")
+        return
+    write_atomically(out, lambda tmp: _write_arrays(tmp, arrays, fmt))
+    click.echo(str(out))
+
+
+def _write_arrays(path: Path, arrays, fmt: str) -> None:
+    if fmt == "npz":
+        import numpy as np
+
+        with open(path, "wb") as handle:
+            np.savez(handle, **arrays)
+    else:
+        payload = {name: {"shape": list(a.shape), "dtype": str(a.dtype), "data": a.tolist()}
+                   for name, a in arrays.items()}
+        path.write_text(json.dumps(payload))
+
+
+def write_atomically(final: Path, write) -> None:
+    """Call ``write(tmp)`` on a temporary file beside ``final``, then rename it.
+
+    A failure or Ctrl-C leaves nothing at ``final``.
+    """
+    final = Path(final)
+    if final.is_dir():
+        raise click.ClickException(f"{final} is a folder; give a file name")
+    if not final.parent.exists():
+        raise click.ClickException(f"cannot write {final}: folder {final.parent} does not exist")
+    tmp = final.with_name(f".{final.name}.part-{os.getpid()}")
+    try:
+        write(tmp)
+        os.replace(tmp, final)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {final}: {error.strerror or error}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+@cli.command("render")
+@click.argument("scenes", nargs=-1)
+@click.option("--all", "all_scenes", is_flag=True, help="Render all 21 scenes.")
+@click.option("--quality", "-q", type=click.Choice(QUALITIES), default="low", show_default=True,
+              help="low 480p15, medium 720p30, high 1080p60, 4k 2160p60.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="mp4", show_default=True,
+              help="mp4 / gif video, or png: the last frame as a still.")
+@click.option("--out-dir", "-o", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("media") / "videos", show_default=True, help="Where files go.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Scenes rendered in parallel (default: the CPU count).")
+@config_options
+def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, sentence, d_model, heads, seed):
+    """Render SCENES (numbers and ranges: 3 7-9 20) or --all."""
+    if all_scenes and scenes:
+        raise click.UsageError("give scene numbers or --all, not both")
+    if not all_scenes and not scenes:
+        raise click.UsageError("name the scenes to render (e.g. 3 7-9) or use --all")
+    numbers = list(range(1, STAGE_COUNT + 1)) if all_scenes else parse_scene_spec(scenes)
+    config = build_config(sentence, d_model, heads, seed)
+    from scenes.renderer import RenderJob, render_many
+
+    jobs = jobs or os.cpu_count() or 1
+    out_dir.mkdir(parents=True, exist_ok=True)
+    batch = [RenderJob(n, quality, fmt, out_dir, config) for n in numbers]
+    results = render_many(batch, jobs, report=lambda line: click.echo(line, err=True))
+    failed = [r for r in results if not r.ok]
+    for result in results:
+        if result.ok:
+            click.echo(str(result.path))
+    if failed:
+        names = ", ".join(f"{r.job.number} ({r.error})" for r in failed)
+        raise click.ClickException(f"{len(failed)} of {len(results)} scenes failed: {names}")
+
+
+if __name__ == "__main__":
+    cli()

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up when needed, then run the whole test suite (slow renders included).
+# Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$ROOT/scripts/setup.sh"
+cd "$ROOT"
+exec "$ROOT/.venv/bin/python" -m pytest "$@"

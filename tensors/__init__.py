@@ -1,0 +1,26 @@
+"""Tensor provider: the attention computation with PyTorch, as plain arrays.
+
+The only package that imports torch. Everything a scene shows comes from
+:func:`compute_trace`, driven by one :class:`AttentionConfig`.
+
+Examples
+--------
+>>> from tensors import AttentionConfig, compute_trace
+>>> compute_trace(AttentionConfig())["s20_multihead_flattened"].shape
+(8, 162)
+"""
+
+from .config import LIMITS, AttentionConfig, ConfigError
+from .derive import matmul_products, softmax_steps
+from .trace import STAGE_KEYS, Trace, compute_trace
+
+__all__ = [
+    "AttentionConfig",
+    "ConfigError",
+    "LIMITS",
+    "STAGE_KEYS",
+    "Trace",
+    "compute_trace",
+    "matmul_products",
+    "softmax_steps",
+]

@@ -1,0 +1,142 @@
+"""The one frozen, validated configuration every size comes from.
+
+The defaults reproduce the blog "Visualizing Transformer" (and the ch16
+self-attention notebook it follows): the sentence "can you help me to
+translate this sentence" over a 10-word vocabulary, d = 16, d_k = d + 1,
+d_v = d + 2, 9 heads, seed 123.
+
+Examples
+--------
+>>> cfg = AttentionConfig()
+>>> cfg.token_ids
+(0, 7, 1, 2, 5, 6, 4, 3)
+>>> (cfg.d_k, cfg.d_v, cfg.heads)
+(17, 18, 9)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["AttentionConfig", "ConfigError", "DEFAULT_SENTENCE", "LIMITS"]
+
+DEFAULT_SENTENCE = ("can", "you", "help", "me", "to", "translate", "this", "sentence")
+
+# The blog's dictionary has 10 entries; its 8 words take ids 0-7 in
+# alphabetical order (can=0, help=1, ..., you=7) and ids 8, 9 are unused.
+DEFAULT_VOCAB_SIZE = 10
+
+# What a scene can still draw legibly at 480p; one place for every bound.
+LIMITS = {
+    "words": (2, 16),
+    "d": (2, 20),
+    "heads": (1, 12),
+    # stage 20 draws tokens x (heads * d_v) cubes in one row of the screen
+    "concat_width": 180,
+}
+
+
+class ConfigError(ValueError):
+    """An impossible configuration; the message says what is allowed."""
+
+
+def _check_range(name: str, value: int, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be from {low} to {high}, got {value}")
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """Sentence, vocabulary, dimensions, heads and seed of one attention trace.
+
+    Parameters
+    ----------
+    sentence
+        The words, in order. 2 to 16 words.
+    vocab_size
+        Rows of the embedding table. The dictionary holds the distinct words
+        of the sentence in alphabetical order (a word's token id is its index
+        there, which gives the blog's ids); extra rows are unused ids.
+        ``None``: 10 for the blog's sentence, else the number of distinct words.
+    d
+        The embedding size. ``d_k = d + 1`` and ``d_v = d + 2`` as in the blog,
+        so every axis has its own length and the shapes tell them apart.
+    heads
+        The number of attention heads ``h``.
+    seed
+        The ``torch.manual_seed`` used, as in the notebook.
+    """
+
+    sentence: tuple[str, ...] = DEFAULT_SENTENCE
+    vocab_size: int | None = field(default=None)
+    d: int = 16
+    heads: int = 9
+    seed: int = 123
+
+    def __post_init__(self) -> None:
+        sentence = tuple(str(w) for w in self.sentence)
+        object.__setattr__(self, "sentence", sentence)
+        low, high = LIMITS["words"]
+        if not low <= len(sentence) <= high:
+            raise ConfigError(
+                f"the sentence must have {low} to {high} words, got {len(sentence)}"
+            )
+        if any(not w or w.isspace() for w in sentence):
+            raise ConfigError("the sentence has an empty word")
+        words = len(set(sentence))
+        vocab_size = self.vocab_size
+        if vocab_size is None:
+            vocab_size = DEFAULT_VOCAB_SIZE if sentence == DEFAULT_SENTENCE else words
+        _check_range("the vocabulary size", vocab_size, words, 64)
+        object.__setattr__(self, "vocab_size", vocab_size)
+        _check_range("d (the embedding size)", self.d, *LIMITS["d"])
+        _check_range("heads", self.heads, *LIMITS["heads"])
+        width = self.heads * self.d_v
+        if width > LIMITS["concat_width"]:
+            raise ConfigError(
+                f"heads x d_v = {self.heads} x {self.d_v} = {width} columns is too wide "
+                f"to draw; keep heads x (d + 2) <= {LIMITS['concat_width']}"
+            )
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ConfigError(f"seed must be a whole number >= 0, got {self.seed!r}")
+
+    @classmethod
+    def from_text(cls, text: str, **kwargs) -> "AttentionConfig":
+        """Build a configuration from a sentence typed as one string.
+
+        >>> AttentionConfig.from_text("I love Transformers").sentence
+        ('I', 'love', 'Transformers')
+        """
+        return cls(sentence=tuple(text.split()), **kwargs)
+
+    @property
+    def tokens(self) -> int:
+        """The number of words ``T``."""
+        return len(self.sentence)
+
+    @property
+    def vocabulary(self) -> tuple[str, ...]:
+        """The distinct words in alphabetical order; index = token id."""
+        return tuple(sorted(set(self.sentence)))
+
+    @property
+    def d_k(self) -> int:
+        return self.d + 1
+
+    @property
+    def d_v(self) -> int:
+        return self.d + 2
+
+    @property
+    def token_ids(self) -> tuple[int, ...]:
+        index = {w: i for i, w in enumerate(self.vocabulary)}
+        return tuple(index[w] for w in self.sentence)
+
+    def describe(self) -> str:
+        """One line for logs and titles."""
+        return (
+            f'"{" ".join(self.sentence)}" · vocab {self.vocab_size} · d={self.d} '
+            f"d_k={self.d_k} d_v={self.d_v} · h={self.heads} · seed {self.seed}"
+        )

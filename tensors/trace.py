@@ -1,0 +1,200 @@
+"""The attention trace: every named intermediate of the 21 stages.
+
+The computation follows the blog "Visualizing Transformer" line by line (which
+follows the ch16 self-attention notebook of "Machine Learning with PyTorch and
+Scikit-Learn"), including where the notebook re-seeds the generator:
+
+* ``torch.manual_seed(seed)`` before ``nn.Embedding``;
+* again before ``U_query``, ``U_key``, ``U_value``;
+* again before ``one_U_query`` and the three multi-head tensors; the
+  ``nn.Linear(h * d_v, d_v)`` takes the generator state right after them.
+
+Two slips of the blog are *not* copied: the stage-14 queries after
+``swapaxes(1, 2)`` are ``[h, T, d_k]`` (the blog prints ``[h, d_k, T]``), and
+stage 19 permutes the values to ``[h, T, d_v]`` before the batched matmul, as
+the notebook does (the blog's line would not run).
+
+This is the only module that imports torch; callers get read-only NumPy arrays.
+
+Examples
+--------
+>>> trace = compute_trace(AttentionConfig())
+>>> trace["s07_queries"].shape
+(8, 17)
+>>> trace.stage_keys()[:2]
+('s01_sentence', 's02_embedding_table')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .config import AttentionConfig
+
+__all__ = ["Trace", "compute_trace", "STAGE_KEYS"]
+
+# Stage number -> the keys ``render.py tensors`` exports for it (shared/STAGES.md).
+STAGE_KEYS: dict[int, tuple[str, ...]] = {
+    1: ("s01_sentence",),
+    2: ("s02_embedding_table", "s02_embedded_sentence"),
+    3: ("s03_omega",),
+    4: ("s04_attention_weights",),
+    5: ("s05_context_vectors",),
+    6: ("s06_U_query", "s06_U_key", "s06_U_value"),
+    7: ("s07_queries",),
+    8: ("s08_keys",),
+    9: ("s09_values",),
+    10: ("s10_omegas",),
+    11: ("s11_attention_weights",),
+    12: ("s12_context_vectors",),
+    13: ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value"),
+    14: ("s14_multihead_queries",),
+    15: ("s15_multihead_keys",),
+    16: ("s16_multihead_values",),
+    17: ("s17_multihead_omegas",),
+    18: ("s18_multihead_attention_weights",),
+    19: ("s19_multihead_context_vectors",),
+    20: ("s20_multihead_flattened",),
+    21: ("s21_linear_weight", "s21_linear_bias", "s21_output"),
+}
+
+
+class Trace(Mapping):
+    """Read-only mapping of tensor name -> NumPy array, plus its configuration.
+
+    Besides the exported stage keys (``sNN_name``) it holds the in-between
+    tensors the scenes show on the way, named after the blog's variables with
+    a suffix, e.g. ``s14_multihead_queries_before_swap`` (h, d_k, T).
+    """
+
+    def __init__(self, config: AttentionConfig, arrays: dict[str, np.ndarray]):
+        self.config = config
+        self._arrays = arrays
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        return self._arrays[key]
+
+    def __iter__(self):
+        return iter(self._arrays)
+
+    def __len__(self) -> int:
+        return len(self._arrays)
+
+    @staticmethod
+    def stage_keys() -> tuple[str, ...]:
+        """The exported keys, in stage order."""
+        return tuple(k for keys in STAGE_KEYS.values() for k in keys)
+
+    def export(self) -> dict[str, np.ndarray]:
+        """The stage tensors under their export names (shared/STAGES.md)."""
+        return {k: self._arrays[k] for k in self.stage_keys()}
+
+
+def _frozen(t: torch.Tensor) -> np.ndarray:
+    array = t.detach().cpu().numpy().copy()
+    array.setflags(write=False)
+    return array
+
+
+@lru_cache(maxsize=8)
+def compute_trace(config: AttentionConfig) -> Trace:
+    """Run the blog's attention code for ``config`` and keep every intermediate.
+
+    Deterministic: the same configuration gives bit-identical arrays in any
+    process (CPU, float32, a fixed thread-independent op sequence).
+    """
+    d, d_k, d_v, h = config.d, config.d_k, config.d_v, config.heads
+    out: dict[str, torch.Tensor] = {}
+    with torch.no_grad():
+        sentence = torch.tensor(config.token_ids, dtype=torch.long)
+        out["s01_sentence"] = sentence
+
+        # Basic self-attention
+        torch.manual_seed(config.seed)
+        embed = torch.nn.Embedding(config.vocab_size, d)
+        embedded_sentence = embed(sentence).detach()
+        out["s02_embedding_table"] = embed.weight
+        out["s02_embedded_sentence"] = embedded_sentence
+
+        omega = embedded_sentence.matmul(embedded_sentence.T)
+        out["s03_omega"] = omega
+        attention_weights = F.softmax(omega, dim=1)
+        out["s04_attention_weights"] = attention_weights
+        out["s05_context_vectors"] = torch.matmul(attention_weights, embedded_sentence)
+
+        # Scaled dot-product attention
+        torch.manual_seed(config.seed)
+        U_query = torch.rand(d_k, d)
+        U_key = torch.rand(d_k, d)
+        U_value = torch.rand(d_v, d)
+        out["s06_U_query"], out["s06_U_key"], out["s06_U_value"] = U_query, U_key, U_value
+
+        queries = U_query.matmul(embedded_sentence.T).T
+        keys = U_key.matmul(embedded_sentence.T).T
+        values = U_value.matmul(embedded_sentence.T).T
+        out["s07_queries_before_transpose"] = U_query.matmul(embedded_sentence.T)
+        out["s07_queries"] = queries
+        out["s08_keys_before_transpose"] = U_key.matmul(embedded_sentence.T)
+        out["s08_keys"] = keys
+        out["s09_values_before_transpose"] = U_value.matmul(embedded_sentence.T)
+        out["s09_values"] = values
+
+        omegas = queries.matmul(keys.T)
+        out["s10_omegas"] = omegas
+        out["s11_scaled_omegas"] = omegas / d_k**0.5
+        attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)
+        out["s11_attention_weights"] = attention_weights
+        out["s12_context_vectors"] = attention_weights.matmul(values)
+
+        # Multi-head attention
+        torch.manual_seed(config.seed)
+        one_U_query = torch.rand(d_k, d)  # drawn as in the notebook; keeps the stream
+        del one_U_query
+        multihead_U_query = torch.rand(h, d_k, d)
+        multihead_U_key = torch.rand(h, d_k, d)
+        multihead_U_value = torch.rand(h, d_v, d)
+        out["s13_multihead_U_query"] = multihead_U_query
+        out["s13_multihead_U_key"] = multihead_U_key
+        out["s13_multihead_U_value"] = multihead_U_value
+
+        multihead_queries = multihead_U_query.matmul(embedded_sentence.T)
+        out["s14_multihead_queries_before_swap"] = multihead_queries
+        multihead_queries = multihead_queries.swapaxes(1, 2)
+        out["s14_multihead_queries"] = multihead_queries
+
+        multihead_keys = multihead_U_key.matmul(embedded_sentence.T)
+        out["s15_multihead_keys_before_permute"] = multihead_keys
+        multihead_keys = multihead_keys.permute(0, 2, 1)
+        out["s15_multihead_keys"] = multihead_keys
+
+        multihead_values = multihead_U_value.matmul(embedded_sentence.T)
+        out["s16_multihead_values"] = multihead_values
+
+        multihead_omegas = multihead_queries.matmul(multihead_keys.swapaxes(1, 2))
+        out["s17_multihead_omegas"] = multihead_omegas
+        out["s18_multihead_scaled_omegas"] = multihead_omegas / d_k**0.5
+        multihead_attention_weights = F.softmax(multihead_omegas / d_k**0.5, dim=-1)
+        out["s18_multihead_attention_weights"] = multihead_attention_weights
+
+        multihead_values = multihead_values.permute(0, 2, 1)
+        out["s19_multihead_values_permuted"] = multihead_values
+        multihead_context_vectors = multihead_attention_weights.matmul(multihead_values)
+        out["s19_multihead_context_vectors"] = multihead_context_vectors
+
+        multihead_context_vectors = multihead_context_vectors.swapaxes(0, 1)
+        out["s20_multihead_context_swapped"] = multihead_context_vectors
+        multihead_flattened = multihead_context_vectors.reshape(config.tokens, h * d_v)
+        out["s20_multihead_flattened"] = multihead_flattened
+
+        linear = torch.nn.Linear(h * d_v, d_v)
+        out["s21_linear_weight"] = linear.weight
+        out["s21_linear_bias"] = linear.bias
+        out["s21_before_bias"] = multihead_flattened.matmul(linear.weight.T)
+        out["s21_output"] = linear(multihead_flattened)
+
+    return Trace(config, {name: _frozen(t) for name, t in out.items()})
