@@ -1,0 +1,1 @@
+"""Reusable visual pieces: palette, cube grid, camera, labels, color bar, motions."""

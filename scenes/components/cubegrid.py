@@ -1,0 +1,252 @@
+"""The cube grid: a tensor as a block of small cubes, one per element.
+
+A :class:`CubeGrid` takes an array (1D, 2D or 3D) and lays out one cube per
+element: rows run top to bottom, columns left to right, and the first axis of a
+3D array (the head axis) runs in depth, head 0 in front. Each cube is colored
+by its value on the purple-to-red rainbow, normalised within the array or
+against a shared ``value_range`` (so that X and X^T keep the same colors). The
+grid never computes data: it is given values and only lays them out.
+
+The mobject's points are the 8 corners of every cube, so Manim's own moves,
+rotations, scaling, ``.animate`` and transforms act on it as on any mobject.
+It has no submobjects and no Bezier curves: :class:`~.camera.CubeCamera` draws
+all grids of a frame in one vectorized pass (see there).
+
+Examples
+--------
+>>> grid = CubeGrid(np.arange(6.0).reshape(2, 3))
+>>> grid.cell_count, grid.grid_shape
+(6, (1, 2, 3))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from manim import Mobject
+
+from .palette import value_colors
+
+__all__ = ["CubeGrid", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES"]
+
+CUBE_SIZE = 0.22
+CUBE_GAP = 0.045
+
+# Corner k of a unit cube: bit 0 -> +x, bit 1 -> +y, bit 2 -> +z.
+CORNERS = np.array([[(k >> 0) & 1, (k >> 1) & 1, (k >> 2) & 1] for k in range(8)], float) - 0.5
+
+
+def _outward_faces() -> np.ndarray:
+    """The 6 faces as corner indices, counter-clockwise seen from outside."""
+    faces = []
+    for axis in range(3):
+        for side in (0, 1):
+            ring = [k for k in range(8) if (k >> axis) & 1 == side]
+            ring = [ring[0], ring[1], ring[3], ring[2]]  # a cycle, not a zigzag
+            p = CORNERS[ring]
+            normal = np.cross(p[1] - p[0], p[2] - p[1])
+            outward = CORNERS[ring].mean(axis=0)
+            if normal @ outward < 0:
+                ring.reverse()
+            faces.append(ring)
+    return np.array(faces)
+
+
+FACES = _outward_faces()
+
+
+def _as_3d(values: np.ndarray, vector: str) -> np.ndarray:
+    if values.ndim == 1:
+        return values[None, :, None] if vector == "column" else values[None, None, :]
+    if values.ndim == 2:
+        return values[None]
+    if values.ndim == 3:
+        return values
+    raise ValueError(f"a cube grid shows 1D, 2D or 3D arrays, got {values.ndim}D")
+
+
+class CubeGrid(Mobject):
+    """A block of cubes colored by the values of an array.
+
+    Parameters
+    ----------
+    values
+        The array, 1D to 3D. A 1D array is a column (``vector="column"``) or a row.
+    value_range
+        ``(low, high)`` for the colors; default: the array's own min and max.
+    cube_size, gap
+        Edge of a cube and the space between cubes, in scene units.
+    vector
+        How a 1D array is laid out: ``"column"`` or ``"row"``.
+
+    Examples
+    --------
+    >>> g = CubeGrid(np.array([1.0, 2.0, 3.0]), vector="row")
+    >>> g.grid_shape
+    (1, 1, 3)
+    """
+
+    def __init__(
+        self,
+        values,
+        *,
+        value_range: tuple[float, float] | None = None,
+        cube_size: float = CUBE_SIZE,
+        gap: float = CUBE_GAP,
+        vector: str = "column",
+        **kwargs,
+    ):
+        array = np.asarray(values, dtype=np.float64)
+        self.values = _as_3d(array, vector)
+        self.source_shape = array.shape
+        self.value_range = (
+            (float(array.min()), float(array.max())) if value_range is None
+            else (float(value_range[0]), float(value_range[1]))
+        )
+        self.cube_size = float(cube_size)
+        self.gap = float(gap)
+        self.cube_rgb = value_colors(self.values.reshape(-1), self.value_range)
+        self.cube_opacity = np.ones(self.values.size)
+        self.visible_cells = self._surface_cells()
+        super().__init__(**kwargs)
+
+    # -- construction -------------------------------------------------------
+    @property
+    def grid_shape(self) -> tuple[int, int, int]:
+        """(depth, rows, columns) of the block."""
+        return tuple(self.values.shape)
+
+    @property
+    def cell_count(self) -> int:
+        return self.values.size
+
+    @property
+    def pitch(self) -> float:
+        return self.cube_size + self.gap
+
+    def cell_offsets(self) -> np.ndarray:
+        """Rest-position centers of all cells, block centred at the origin."""
+        depth, rows, cols = self.grid_shape
+        d, r, c = np.meshgrid(np.arange(depth), np.arange(rows), np.arange(cols), indexing="ij")
+        centers = np.stack([c, -r, -d], axis=-1).reshape(-1, 3).astype(np.float64) * self.pitch
+        centers -= (centers.max(axis=0) + centers.min(axis=0)) / 2
+        return centers
+
+    def generate_points(self) -> None:
+        corners = CORNERS * self.cube_size
+        self.points = (self.cell_offsets()[:, None, :] + corners[None]).reshape(-1, 3)
+
+    def _surface_cells(self) -> np.ndarray:
+        """Indices of cells on the outside of the block; inner ones are never seen."""
+        shape = self.grid_shape
+        inner = np.zeros(shape, dtype=bool)
+        if min(shape) >= 3:
+            inner[1:-1, 1:-1, 1:-1] = True
+        return np.flatnonzero(~inner.reshape(-1))
+
+    # -- geometry the scenes lay out by --------------------------------------
+    def cube_corners(self) -> np.ndarray:
+        """Current corners, shape (cells, 8, 3)."""
+        return self.points.reshape(-1, 8, 3)
+
+    def cell_centers(self) -> np.ndarray:
+        """Current centers, shape (depth, rows, columns, 3)."""
+        return self.cube_corners().mean(axis=1).reshape(*self.grid_shape, 3)
+
+    def cell_center(self, row: int, col: int = 0, head: int = 0) -> np.ndarray:
+        return self.cell_centers()[head, row, col]
+
+    def axis_vectors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Current unit directions of (column+, row+, head+) - they turn with the grid."""
+        corners = self.cube_corners()[0]
+        x = corners[1] - corners[0]
+        y = corners[2] - corners[0]
+        z = corners[4] - corners[0]
+        unit = [v / np.linalg.norm(v) for v in (x, -y, -z)]
+        return unit[0], unit[1], unit[2]
+
+    def cell_ids(self, index) -> np.ndarray:
+        """Flat cell ids of ``index`` into the (depth, rows, columns) block."""
+        ids = np.arange(self.cell_count).reshape(self.grid_shape)
+        return np.atleast_1d(ids[index]).reshape(-1)
+
+    # -- subsets -------------------------------------------------------------
+    def subgrid(self, index, values_shape: Sequence[int] | None = None) -> "CubeGrid":
+        """A new grid of the cells at ``index`` (same colors, same place).
+
+        ``index`` indexes the (depth, rows, columns) block, e.g. ``(0, 2)`` is
+        row 2, ``(slice(None), slice(None), 3)`` column 3 of every head.
+        """
+        ids = self.cell_ids(index)
+        block = self.values.reshape(-1)[ids]
+        shape = values_shape or np.asarray(self.values[index]).shape or (1,)
+        part = CubeGrid(block.reshape(shape), value_range=self.value_range,
+                        cube_size=self.cube_size, gap=self.gap, vector="row")
+        part.points = self.cube_corners()[ids].reshape(-1, 3).copy()
+        part.cube_rgb = self.cube_rgb[ids].copy()
+        part.cube_opacity = self.cube_opacity[ids].copy()
+        part.visible_cells = np.arange(part.cell_count)
+        return part
+
+    def split(self, axis: int = 0) -> list["CubeGrid"]:
+        """Slices along an axis of the block (0 heads, 1 rows, 2 columns), in place."""
+        pieces = []
+        for k in range(self.grid_shape[axis]):
+            index = [slice(None)] * 3
+            index[axis] = k
+            pieces.append(self.subgrid(tuple(index), values_shape=np.delete(self.grid_shape, axis)))
+        return pieces
+
+    # -- color and emphasis ----------------------------------------------------
+    def set_cell_opacity(self, opacity: float, index=None) -> "CubeGrid":
+        ids = slice(None) if index is None else self.cell_ids(index)
+        self.cube_opacity[ids] = opacity
+        return self
+
+    def highlight(self, index, dim: float = 0.18) -> "CubeGrid":
+        """Keep the cells at ``index`` bright and dim the rest (use with ``.animate``)."""
+        self.cube_opacity[:] = dim
+        self.cube_opacity[self.cell_ids(index)] = 1.0
+        return self
+
+    def clear_highlight(self) -> "CubeGrid":
+        self.cube_opacity[:] = 1.0
+        return self
+
+    def recolor(self, values, value_range: tuple[float, float] | None = None) -> "CubeGrid":
+        """Show new values of the same shape (for ``.animate``: a smooth recolor)."""
+        array = _as_3d(np.asarray(values, dtype=np.float64), "row")
+        if array.size != self.cell_count:
+            raise ValueError(f"recolor needs {self.cell_count} values, got {array.size}")
+        self.values = array.reshape(self.grid_shape)
+        self.value_range = (
+            (float(array.min()), float(array.max())) if value_range is None else value_range
+        )
+        self.cube_rgb = value_colors(self.values.reshape(-1), self.value_range)
+        return self
+
+    def set_opacity(self, opacity: float, family: bool = True) -> "CubeGrid":
+        self.cube_opacity[:] = opacity
+        return self
+
+    def fade(self, darkness: float = 0.5, family: bool = True) -> "CubeGrid":
+        self.cube_opacity *= 1.0 - darkness
+        return self
+
+    # -- Manim protocol --------------------------------------------------------
+    def interpolate_color(self, mobject1: "CubeGrid", mobject2: "CubeGrid", alpha: float) -> None:
+        self.cube_rgb = (1 - alpha) * mobject1.cube_rgb + alpha * mobject2.cube_rgb
+        self.cube_opacity = (1 - alpha) * mobject1.cube_opacity + alpha * mobject2.cube_opacity
+
+    def align_points(self, mobject: Mobject) -> "CubeGrid":
+        if mobject.get_num_points() != self.get_num_points():
+            raise ValueError(
+                f"cannot transform a {self.grid_shape} cube grid into a different shape "
+                f"({getattr(mobject, 'grid_shape', mobject.get_num_points())}); "
+                "turn it (a transpose is a 180 degree turn) and swap the grids instead"
+            )
+        return self
+
+    def init_colors(self, propagate_colors: bool = True) -> "CubeGrid":
+        return self

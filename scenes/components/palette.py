@@ -1,0 +1,99 @@
+"""Colors and visual constants: the one place they are named.
+
+The rainbow runs through the HSV hue circle from purple (#7F00FF, hue 270deg,
+the smallest value) to red (#FF0000, hue 0deg, the largest), as in the blog.
+A tensor is normalised within itself unless a shared range is given.
+
+Examples
+--------
+>>> rainbow(np.array([0.0, 1.0])).round(3).tolist()
+[[0.498, 0.0, 1.0], [1.0, 0.0, 0.0]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "PURPLE_HEX", "RED_HEX", "rainbow", "normalise", "value_colors", "Theme", "DARK", "LIGHT",
+    "Lighting", "HEADLIGHT", "FLAT",
+]
+
+PURPLE_HEX = "#7F00FF"
+RED_HEX = "#FF0000"
+_HUE_SPAN = 270.0 / 360.0  # purple at t = 0 ... red at t = 1
+
+
+def rainbow(t: np.ndarray) -> np.ndarray:
+    """RGB in [0, 1] for positions ``t`` in [0, 1] (shape ``t.shape + (3,)``)."""
+    t = np.clip(np.asarray(t, dtype=np.float64), 0.0, 1.0)
+    hue = (1.0 - t) * _HUE_SPAN * 6.0  # sector of the HSV hexcone, S = V = 1
+    rgb = np.empty(t.shape + (3,))
+    for channel, offset in enumerate((5.0, 3.0, 1.0)):
+        k = (offset + hue) % 6.0
+        rgb[..., channel] = 1.0 - np.clip(np.minimum(k, 4.0 - k), 0.0, 1.0)
+    return rgb
+
+
+def normalise(values: np.ndarray, value_range: tuple[float, float] | None = None) -> np.ndarray:
+    """Map values to [0, 1] within ``value_range`` (default: their own min, max).
+
+    A constant tensor maps to 0.5 (the middle of the rainbow).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    low, high = value_range if value_range is not None else (values.min(), values.max())
+    span = float(high) - float(low)
+    if span <= 0.0:
+        return np.full(values.shape, 0.5)
+    return (values - float(low)) / span
+
+
+def value_colors(values: np.ndarray, value_range: tuple[float, float] | None = None) -> np.ndarray:
+    """The rainbow color of every value, normalised per tensor or by ``value_range``."""
+    return rainbow(normalise(values, value_range))
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Background and ink for a render (dark for screens, light for projectors)."""
+
+    background: str
+    ink: str
+    muted: str
+    accent: str
+    code_background: str
+
+
+DARK = Theme(background="#101218", ink="#F2F2F2", muted="#9AA0AA", accent="#FFD23F",
+             code_background="#1E222B")
+LIGHT = Theme(background="#FFFFFF", ink="#15171C", muted="#5C6370", accent="#C2410C",
+              code_background="#EEF0F3")
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """A light fixed to the camera (a headlight from the upper left).
+
+    Faces turned to the viewer keep almost their true color so values read
+    correctly; faces turned away darken, which gives the block its depth. A
+    headlight (rather than a light fixed in the world) keeps that true during a
+    camera orbit. ``ambient = 1`` is flat color, for exact reading.
+    """
+
+    direction: tuple[float, float, float] = (-0.25, 0.35, 1.0)
+    ambient: float = 0.5
+
+    def shade(self, normals: np.ndarray) -> np.ndarray:
+        """Brightness factor for unit face normals in camera space."""
+        light = np.asarray(self.direction, dtype=np.float64)
+        light = light / np.linalg.norm(light)
+        lambert = np.clip(normals @ light, 0.0, 1.0)
+        front = np.clip(np.array([0.0, 0.0, 1.0]) @ light, 1e-6, 1.0)
+        # scaled so that a face looking straight at the camera shows its true color
+        return np.clip(self.ambient + (1.0 - self.ambient) * lambert / front, 0.0, 1.0)
+
+
+HEADLIGHT = Lighting()
+FLAT = Lighting(ambient=1.0)
