@@ -122,14 +122,29 @@ class CubeGrid(Mobject):
         return self.values.size
 
     @property
+    def cube_edge(self) -> float:
+        """The current edge of a cube (after any scaling)."""
+        if not len(self.points):
+            return self.cube_size
+        return float(np.linalg.norm(self.points[1] - self.points[0]))
+
+    @property
     def pitch(self) -> float:
-        return self.cube_size + self.gap
+        """The current distance between neighbouring cube centers."""
+        return self.cube_edge * (self.cube_size + self.gap) / self.cube_size
+
+    def like(self, values, value_range: tuple[float, float] | None = None) -> "CubeGrid":
+        """A new grid of ``values`` with this grid's current cube size and gap."""
+        edge = self.cube_edge
+        return CubeGrid(values, value_range=value_range, cube_size=edge,
+                        gap=edge * self.gap / self.cube_size)
 
     def cell_offsets(self) -> np.ndarray:
         """Rest-position centers of all cells, block centred at the origin."""
         depth, rows, cols = self.grid_shape
         d, r, c = np.meshgrid(np.arange(depth), np.arange(rows), np.arange(cols), indexing="ij")
-        centers = np.stack([c, -r, -d], axis=-1).reshape(-1, 3).astype(np.float64) * self.pitch
+        pitch = self.cube_size + self.gap
+        centers = np.stack([c, -r, -d], axis=-1).reshape(-1, 3).astype(np.float64) * pitch
         centers -= (centers.max(axis=0) + centers.min(axis=0)) / 2
         return centers
 
@@ -186,7 +201,7 @@ class CubeGrid(Mobject):
         part.points = self.cube_corners()[ids].reshape(-1, 3).copy()
         part.cube_rgb = self.cube_rgb[ids].copy()
         part.cube_opacity = self.cube_opacity[ids].copy()
-        part.visible_cells = np.arange(part.cell_count)
+        part.visible_cells = part._surface_cells()
         return part
 
     def split(self, axis: int = 0) -> list["CubeGrid"]:
@@ -213,6 +228,23 @@ class CubeGrid(Mobject):
     def clear_highlight(self) -> "CubeGrid":
         self.cube_opacity[:] = 1.0
         return self
+
+    def paint(self, index, values, value_range: tuple[float, float]) -> "CubeGrid":
+        """Show ``values`` in the cells at ``index``, colored within ``value_range``.
+
+        For motions that change part of a tensor (one softmax row at a time).
+        """
+        ids = self.cell_ids(index)
+        flat = np.asarray(values, dtype=np.float64).reshape(-1)
+        if flat.size != ids.size:
+            raise ValueError(f"paint needs {ids.size} values, got {flat.size}")
+        self.values.reshape(-1)[ids] = flat
+        self.cube_rgb[ids] = value_colors(flat, value_range)
+        return self
+
+    def align_cell(self, cell: tuple[int, int, int], point) -> "CubeGrid":
+        """Shift so that the center of ``cell`` (head, row, column) is at ``point``."""
+        return self.shift(np.asarray(point) - self.cell_centers()[cell])
 
     def recolor(self, values, value_range: tuple[float, float] | None = None) -> "CubeGrid":
         """Show new values of the same shape (for ``.animate``: a smooth recolor)."""

@@ -1,0 +1,220 @@
+"""The base stage scene: trace, camera, title, code line, color bar.
+
+A stage is a subclass of :class:`StageScene` that declares its number, name,
+the PyTorch line it shows and a ``storyboard`` method. Declaring a ``number``
+registers the class; :func:`stage_registry` checks that the numbers run 1..21
+with no gap and no repeat.
+
+Variants are class attributes (``attention_config``, ``theme``,
+``lighting``), so the renderer or a subclass can change them without touching
+the stage code.
+
+Examples
+--------
+A stage file reads like the storyboard of its scene::
+
+    class Omega(StageScene):
+        number = 3
+        slug = "omega"
+        title = "ω = X·Xᵀ"
+        summary = "unnormalised attention scores: every token's dot product with every token"
+        code = "omega = embedded_sentence.matmul(embedded_sentence.T)"
+
+        def storyboard(self):
+            ...
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UL, UP, UR, FadeIn, FadeOut, FadeTransform, Group, ManimColor, Mobject,
+    ThreeDScene, VGroup,
+)
+
+from tensors import AttentionConfig, compute_trace
+
+from .components.camera import CubeCamera, view_angles
+from .components.colorbar import ColorBar
+from .components.cubegrid import CubeGrid
+from .components.labels import code_box, formula, note_text, tensor_label, title_text
+from .components.palette import DARK, HEADLIGHT, Lighting, Theme
+
+__all__ = ["StageScene", "stage_registry", "StageRegistryError"]
+
+FRAME_MARGIN = 0.3
+COLORBAR_X = 6.45
+CLOSING_HOLD = 2.5
+
+
+class StageRegistryError(RuntimeError):
+    """The stage numbers are not 1..N, unique and contiguous."""
+
+
+class StageScene(ThreeDScene):
+    """One stage of the attention computation, drawn with cube grids."""
+
+    number: ClassVar[int | None] = None
+    slug: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    code: ClassVar[str] = ""
+    formula_tex: ClassVar[str | None] = None
+    view: ClassVar[tuple[float, float]] = (0.0, 0.0)  # yaw, pitch in radians
+
+    attention_config: ClassVar[AttentionConfig] = AttentionConfig()
+    theme: ClassVar[Theme] = DARK
+    lighting: ClassVar[Lighting] = HEADLIGHT
+
+    _registry: ClassVar[dict[int, type["StageScene"]]] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        number = cls.__dict__.get("number")
+        if number is None:
+            return
+        other = StageScene._registry.get(number)
+        if other is not None and other.__qualname__ != cls.__qualname__:
+            raise StageRegistryError(
+                f"stage {number} declared twice: {other.__qualname__} and {cls.__qualname__}"
+            )
+        StageScene._registry[number] = cls
+
+    def __init__(self, **kwargs):
+        super().__init__(camera_class=CubeCamera, **kwargs)
+
+    # -- set-up ---------------------------------------------------------------
+    def setup(self):
+        super().setup()
+        self.trace = compute_trace(self.attention_config)
+        self.cfg = self.attention_config
+        self.camera.lighting = self.lighting
+        self.camera.background_color = ManimColor(self.theme.background)
+        self.camera.init_background()
+        self.set_camera_orientation(**view_angles(*self.view))
+        self.colorbar: ColorBar | None = None
+
+    def construct(self):
+        self.step("opening")
+        header = self.header()
+        self.play(FadeIn(header, shift=0.2 * DOWN), run_time=0.8)
+        self.storyboard()
+        self.step("result")
+        self.wait(CLOSING_HOLD)
+
+    def storyboard(self) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must define storyboard()")
+
+    def step(self, name: str) -> None:
+        """Start a named section (one clip with --save_sections)."""
+        self.next_section(name)
+
+    # -- frame furniture --------------------------------------------------------
+    def header(self) -> Mobject:
+        """Title at the top left, the code line at the bottom, fixed in frame."""
+        title = title_text(self.number or 0, self.title, self.theme)
+        title.to_corner(UL, buff=FRAME_MARGIN)
+        code = code_box(self.code, self.theme)
+        code.to_edge(DOWN, buff=0.2)
+        parts = [title, code]
+        if self.formula_tex:
+            tex = formula(self.formula_tex, self.theme).to_corner(UR, buff=FRAME_MARGIN)
+            tex.shift(0.9 * LEFT)
+            parts.append(tex)
+        self.fixed(*parts)
+        return Group(*parts)
+
+    def fixed(self, *mobjects: Mobject) -> Mobject:
+        """Pin mobjects to the screen (titles, notes, the color bar)."""
+        self.camera.add_fixed_in_frame_mobjects(*mobjects)
+        return mobjects[0] if len(mobjects) == 1 else mobjects
+
+    def upright(self, *mobjects: Mobject) -> None:
+        """Keep 3D-placed labels facing the viewer while they follow their spot."""
+        self.camera.add_fixed_orientation_mobjects(*mobjects)
+
+    def show_colorbar(self, name: str, values: np.ndarray | tuple[float, float], run_time=0.6):
+        """Show (or swap to) the color bar of the tensor in focus."""
+        value_range = values if isinstance(values, tuple) else (float(np.min(values)), float(np.max(values)))
+        bar = ColorBar(name, value_range, self.theme).move_to([COLORBAR_X, -0.1, 0])
+        self.fixed(bar)
+        if self.colorbar is None:
+            self.play(FadeIn(bar), run_time=run_time)
+        else:
+            self.play(FadeTransform(self.colorbar, bar), run_time=run_time)
+        self.colorbar = bar
+        return bar
+
+    def note(self, text: str, position=None, color=None, font_size: int = 22) -> Mobject:
+        """A plain-words caption pinned under the title (not yet shown)."""
+        mob = note_text(text, self.theme, font_size=font_size, color=color)
+        if position is None:
+            mob.to_corner(UL, buff=FRAME_MARGIN).shift(0.62 * DOWN)
+        else:
+            mob.move_to(position)
+        self.fixed(mob)
+        return mob
+
+    def say(self, text: str, run_time: float = 0.5, **kwargs) -> Mobject:
+        """Replace the current caption with ``text``."""
+        new = self.note(text, **kwargs)
+        old = getattr(self, "_caption", None)
+        if old is not None:
+            self.play(FadeOut(old), FadeIn(new), run_time=run_time)
+        else:
+            self.play(FadeIn(new), run_time=run_time)
+        self._caption = new
+        return new
+
+    # -- tensors on screen ------------------------------------------------------
+    def grid(self, values, value_range=None, **kwargs) -> CubeGrid:
+        return CubeGrid(values, value_range=value_range, **kwargs)
+
+    def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = 0.22) -> Mobject:
+        """Name and shape beside a block, kept upright."""
+        mob = tensor_label(name, shape, self.theme)
+        mob.next_to(grid, direction, buff=buff)
+        self.upright(mob)
+        return mob
+
+    def word_labels(self, grid: CubeGrid, words, side=LEFT, font_size: int = 18) -> Mobject:
+        """One word beside each row of ``grid`` (rows are tokens)."""
+        labels = VGroup()
+        x_axis, _, _ = grid.axis_vectors()
+        for row, word in enumerate(words):
+            text = note_text(word, self.theme, font_size=font_size, color=self.theme.muted)
+            edge = grid.cell_center(row, 0 if np.dot(side, RIGHT) < 0 else grid.grid_shape[2] - 1)
+            offset = (grid.pitch / 2 + 0.12 + text.width / 2) * (x_axis if np.dot(side, RIGHT) > 0 else -x_axis)
+            text.move_to(edge + offset)
+            labels.add(text)
+        self.upright(*labels)
+        return labels
+
+    def column_words(self, grid: CubeGrid, words, font_size: int = 16) -> Mobject:
+        """Words above the columns of ``grid`` (columns are tokens), rotated upright."""
+        labels = VGroup()
+        _, row_axis, _ = grid.axis_vectors()
+        for col, word in enumerate(words):
+            text = note_text(word, self.theme, font_size=font_size, color=self.theme.muted)
+            text.rotate(np.pi / 2)
+            top = grid.cell_center(0, col)
+            text.move_to(top - row_axis * (grid.pitch / 2 + 0.1 + text.height / 2))
+            labels.add(text)
+        self.upright(*labels)
+        return labels
+
+
+def stage_registry() -> dict[int, type[StageScene]]:
+    """All stages by number, importing the stage modules once.
+
+    Raises :class:`StageRegistryError` unless the numbers are 1..N.
+    """
+    from . import stages  # noqa: F401  (importing registers every stage)
+
+    registry = dict(sorted(StageScene._registry.items()))
+    expected = list(range(1, len(registry) + 1))
+    if list(registry) != expected:
+        raise StageRegistryError(f"stage numbers must be 1..{len(registry)}, got {list(registry)}")
+    return registry

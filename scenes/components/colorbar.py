@@ -1,0 +1,62 @@
+"""The color bar: the rainbow with a tensor's real minimum and maximum.
+
+Examples
+--------
+>>> bar = ColorBar("ω", (-6.86, 24.67))
+>>> bar.value_range
+(-6.86, 24.67)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, UP, Rectangle, Text, VGroup
+
+from .labels import TEXT_FONT
+from .palette import DARK, Theme, rainbow
+
+__all__ = ["ColorBar", "format_value"]
+
+
+def rgb_to_hex(rgb) -> str:
+    return "#" + "".join(f"{int(round(c * 255)):02X}" for c in rgb)
+
+BAR_HEIGHT = 3.6
+BAR_WIDTH = 0.26
+BAR_STEPS = 64  # bands; smooth to the eye at 1080p, cheap for Cairo
+
+
+def format_value(value: float) -> str:
+    """Four significant digits, no exponent for everyday sizes."""
+    if value == 0 or 1e-3 <= abs(value) < 1e5:
+        return f"{value:.4g}"
+    return f"{value:.3e}"
+
+
+class ColorBar(VGroup):
+    """A vertical rainbow (red = max at the top) labelled with the real range.
+
+    Parameters
+    ----------
+    name
+        The tensor the colors belong to.
+    value_range
+        Its real ``(min, max)``.
+    """
+
+    def __init__(self, name: str, value_range: tuple[float, float], theme: Theme = DARK):
+        self.value_range = (float(value_range[0]), float(value_range[1]))
+        band = BAR_HEIGHT / BAR_STEPS
+        gradient = VGroup(*[
+            Rectangle(width=BAR_WIDTH, height=band * 1.02, stroke_width=0, fill_opacity=1.0,
+                      fill_color=rgb_to_hex(color)).move_to([0, BAR_HEIGHT / 2 - (i + 0.5) * band, 0])
+            for i, color in enumerate(rainbow(np.linspace(1.0, 0.0, BAR_STEPS)))
+        ])
+        frame = Rectangle(width=BAR_WIDTH, height=BAR_HEIGHT, stroke_color=theme.muted,
+                          stroke_width=1).move_to(gradient)
+        high = Text(format_value(self.value_range[1]), font=TEXT_FONT, font_size=18,
+                    color=theme.ink).next_to(frame, UP, buff=0.1)
+        low = Text(format_value(self.value_range[0]), font=TEXT_FONT, font_size=18,
+                   color=theme.ink).next_to(frame, DOWN, buff=0.1)
+        title = Text(name, font=TEXT_FONT, font_size=20, color=theme.muted).next_to(high, UP, buff=0.1)
+        super().__init__(gradient, frame, high, low, title)

@@ -1,0 +1,345 @@
+"""The reusable motions: turn, transpose, matmul, broadcast, softmax, concat, bias.
+
+Each motion is written once and used by every stage that needs it. A motion
+takes grids already on screen plus the values it reveals (from the trace or
+:mod:`tensors.derive`), plays its animations on the scene and returns the
+grid(s) that now hold the result. None computes tensor values.
+
+The matmul follows "Inside the Matrix" (PyTorch blog, 2023): the left operand
+turns onto the left face of a box, the right operand onto its top face, the
+result sits on the front face; the products ``left[i, p] * right[p, j]`` fill
+the interior along the shared axis ``p`` (in depth) and slide forward into
+result cell ``(i, j)``, where they are summed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, OUT, PI, RIGHT, UP, FadeIn, FadeOut, Group, LaggedStart, Mobject, Text,
+    UpdateFromAlphaFunc, ValueTracker, VGroup, smooth,
+)
+
+from .camera import view_angles
+from .cubegrid import CubeGrid
+from .labels import TEXT_FONT
+
+__all__ = [
+    "turn", "camera_turn", "transpose_turn", "permute_last_two", "MatmulBox", "matmul",
+    "batched_results", "broadcast_copies", "softmax_rows", "concat_heads", "add_bias_rows",
+    "MATMUL_VIEW", "FRONT_VIEW",
+]
+
+FRONT_VIEW = (0.0, 0.0)
+MATMUL_VIEW = (0.62, 0.42)
+SUM_FLATTEN = 0.04
+
+
+def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, **kwargs):
+    """A rigid turn (plus an optional shift), not a straight-line morph."""
+    start = mob.copy()
+    about = np.asarray(mob.get_center() if about_point is None else about_point, dtype=float)
+    shift = np.zeros(3) if shift is None else np.asarray(shift, dtype=float)
+
+    def update(m, alpha):
+        m.points = start.points.copy()
+        m.rotate(alpha * angle, axis=np.asarray(axis, float), about_point=about)
+        m.shift(alpha * shift)
+
+    return UpdateFromAlphaFunc(mob, update, **kwargs)
+
+
+def camera_turn(scene, yaw: float, pitch: float, **kwargs):
+    """Orbit the camera to (yaw, pitch) by interpolating those two angles."""
+    start_yaw, start_pitch = getattr(scene, "current_view", scene.view)
+    tracker = ValueTracker(0.0)
+
+    def update(_, alpha):
+        angles = view_angles(start_yaw + alpha * (yaw - start_yaw),
+                             start_pitch + alpha * (pitch - start_pitch))
+        scene.camera.set_phi(angles["phi"])
+        scene.camera.set_theta(angles["theta"])
+        scene.camera.set_gamma(angles["gamma"])
+        scene.current_view = (start_yaw + alpha * (yaw - start_yaw),
+                              start_pitch + alpha * (pitch - start_pitch))
+
+    return UpdateFromAlphaFunc(tracker, update, **kwargs)
+
+
+def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1.6) -> CubeGrid:
+    """Show ``grid.T`` as the block turning half a turn about its main diagonal.
+
+    Cell (i, j) travels to (j, i); the turned block is then swapped for a grid
+    of the transposed values (same colors), which looks identical.
+    """
+    x_axis, row_axis, _ = grid.axis_vectors()
+    corner = grid.cell_center(0, 0)
+    scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), run_time=run_time)
+    result = grid.like(transposed_values, grid.value_range)
+    result.align_cell((0, 0, 0), corner)
+    scene.remove(grid)
+    scene.add(result)
+    return result
+
+
+def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1.8) -> CubeGrid:
+    """``permute(0, 2, 1)``: every head slice turns about its own diagonal at once."""
+    x_axis, row_axis, _ = grid.axis_vectors()
+    slices = grid.split(axis=0)
+    corner = grid.cell_center(0, 0, 0)
+    scene.remove(grid)
+    scene.add(*slices)
+    scene.play(*[turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)) for s in slices],
+               run_time=run_time)
+    result = grid.like(permuted_values, grid.value_range)
+    result.align_cell((0, 0, 0), corner)
+    scene.remove(*slices)
+    scene.add(result)
+    return result
+
+
+@dataclass
+class MatmulBox:
+    """Where the three faces of the matmul box go, for result cell pitch ``pitch``.
+
+    The result (m x n) lies in the plane z = ``origin.z`` centred at ``origin``;
+    the shared axis (length k) runs behind it, p = 0 nearest the result.
+    """
+
+    origin: np.ndarray
+    m: int
+    n: int
+    k: int
+    pitch: float
+
+    def result_cell(self, i, j) -> np.ndarray:
+        return self.origin + self.pitch * np.array([j - (self.n - 1) / 2, -(i - (self.m - 1) / 2), 0.0])
+
+    def depth(self, p) -> float:
+        return -(p + 1) * self.pitch
+
+    @property
+    def mid_depth(self) -> float:
+        return self.depth((self.k - 1) / 2)
+
+    def left_center(self) -> np.ndarray:
+        return self.origin + np.array([-((self.n - 1) / 2 + 1.6) * self.pitch, 0.0, self.mid_depth])
+
+    def right_center(self) -> np.ndarray:
+        return self.origin + np.array([0.0, ((self.m - 1) / 2 + 1.6) * self.pitch, self.mid_depth])
+
+
+def _place_products(products: np.ndarray, box: MatmulBox, template: CubeGrid) -> CubeGrid:
+    """The (k, m, n) block of products in the box interior."""
+    grid = template.like(np.moveaxis(products, -1, 0))
+    corner = box.result_cell(0, 0) + np.array([0.0, 0.0, box.depth(0)])
+    return grid.align_cell((0, 0, 0), corner)
+
+
+def _collapse(scene, pieces: CubeGrid, result: CubeGrid, index, box: MatmulBox, run_time: float):
+    """Products slide forward into the result cells and merge (the sum)."""
+    front = box.origin
+    scene.play(
+        pieces.animate.stretch(SUM_FLATTEN, 2, about_point=front).set_opacity(0.0),
+        result.animate.set_cell_opacity(1.0, index),
+        run_time=run_time,
+    )
+    scene.remove(pieces)
+
+
+def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
+           origin=None, one_by_one: int = 2, result_range=None, caption=None,
+           view=MATMUL_VIEW, speed: float = 1.0, names=None):
+    """Animate ``result = left @ right`` as the cube box of "Inside the Matrix".
+
+    ``left`` (m x k) and ``right`` (k x n) are on screen at rest; they turn onto
+    the left and top faces of the box. The first ``one_by_one`` cells of row 0
+    are computed one at a time, then the rest of row 0, then all other rows.
+    ``names`` = (left, right, result) labels them on their faces.
+    Returns the result grid (front face) and the face labels.
+    ``products`` is ``(m, n, k)``.
+    """
+    m, k = left.values.shape[1:]
+    n = right.values.shape[2]
+    pitch = left.pitch
+    if origin is None:  # centre the whole box (faces included) on the pivot of the camera
+        origin = pitch * np.array([0.8, -0.8, (k + 1) / 2])
+    box = MatmulBox(np.asarray(origin, float), m, n, k, pitch)
+    say = caption or (lambda text: None)
+
+    result = left.like(result_values, result_range)
+    result.move_to(box.origin).set_cell_opacity(0.0)
+    scene.add(result)
+
+    left_shift = box.left_center() - left.get_center()
+    right_shift = box.right_center() - right.get_center()
+    scene.play(
+        turn(left, PI / 2, UP, shift=left_shift),
+        turn(right, PI / 2, RIGHT, shift=right_shift),
+        camera_turn(scene, *view),
+        run_time=2.0 / speed,
+    )
+    interior = _place_products(products, box, left)
+    labels = VGroup()
+    if names:
+        left_name, right_name, result_name = names
+        labels.add(scene.label(left, left_name, (m, k), LEFT),
+                   scene.label(right, right_name, (k, n), UP),
+                   scene.label(result, result_name, (m, n), DOWN, buff=0.35))
+        scene.play(FadeIn(labels), run_time=0.5)
+
+    def cell_step(rows, cols, index, text, run_time):
+        say(text)
+        scene.play(left.animate.highlight((0, rows)), right.animate.highlight((0, slice(None), cols)),
+                   run_time=0.5 * run_time)
+        pieces = interior.subgrid((slice(None), rows, cols))
+        scene.play(FadeIn(pieces), run_time=0.6 * run_time)
+        _collapse(scene, pieces, result, index, box, 0.8 * run_time)
+
+    for j in range(min(one_by_one, n)):
+        cell_step(0, j, (0, 0, j),
+                  f"row 1 · column {j + 1}: {k} products side by side, summed into one cube",
+                  1.6 / speed)
+    if one_by_one < n:
+        cell_step(0, slice(one_by_one, n), (0, 0, slice(one_by_one, n)),
+                  "the rest of row 1: the same row against every column", 1.4 / speed)
+    if m > 1:
+        cell_step(slice(1, m), slice(None), (0, slice(1, m)),
+                  "every other row at once", 1.4 / speed)
+    scene.play(left.animate.clear_highlight(), right.animate.clear_highlight(), run_time=0.4)
+    return result, labels
+
+
+def batched_results(scene, operands: list[CubeGrid], result: CubeGrid, run_time: float = 2.4):
+    """Per-head results appear slice by slice while the matching slices light up."""
+    heads = result.grid_shape[0]
+    result.set_cell_opacity(0.0)
+    scene.add(result)
+    per_head = run_time / heads
+    for h in range(heads):
+        scene.play(*[op.animate.highlight((h,)) for op in operands],
+                   result.animate.set_cell_opacity(1.0, (h,)), run_time=per_head)
+    scene.play(*[op.animate.clear_highlight() for op in operands], run_time=0.3)
+    return result
+
+
+def broadcast_copies(scene, grid: CubeGrid, copies: int, counter_at, theme,
+                     run_time: float = 2.4) -> CubeGrid:
+    """Copy a 2D grid ``copies`` times along the head axis; a counter says ×h.
+
+    Returns one 3D grid (copies, rows, columns) in place of the stack.
+    """
+    _, _, head_axis = grid.axis_vectors()
+    stack, counter = [grid], None
+    per_copy = run_time / max(copies - 1, 1)
+    for h in range(1, copies):
+        copy = grid.copy().shift(head_axis * grid.pitch * h)
+        text = Text(f"×{h + 1}", font=TEXT_FONT, font_size=30, color=theme.accent).move_to(counter_at)
+        scene.camera.add_fixed_in_frame_mobjects(text)
+        anims = [FadeIn(copy, shift=head_axis * grid.pitch * 0.6)]
+        anims.append(FadeIn(text) if counter is None else counter.animate.become(text))
+        scene.play(*anims, run_time=per_copy)
+        if counter is None:
+            counter = text
+        stack.append(copy)
+    block_values = np.broadcast_to(grid.values[0], (copies,) + grid.values.shape[1:])
+    block = grid.like(block_values, grid.value_range)
+    block.align_cell((0, 0, 0), grid.cell_center(0, 0))
+    scene.remove(*stack)
+    scene.add(block)
+    return block, counter
+
+
+def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_rows=((0, 0),),
+                 caption=None, sum_labels: bool = True, theme=None, run_time: float = 1.0):
+    """Softmax along rows: exponentiate, divide by the row sum, recolor; Σ = 1.
+
+    ``steps`` is :func:`tensors.softmax_steps` of the grid's scores. The rows in
+    ``explicit_rows`` ((head, row) pairs) go one at a time, then all the rest.
+    Returns the labels showing each front-slice row's sum.
+    """
+    say = caption or (lambda text: None)
+    exp, weights = steps["exp"], steps["weights"]
+    if exp.ndim == 2:
+        exp, weights = exp[None], weights[None]
+    sums = steps["weights"].sum(axis=-1).reshape(exp.shape[:2])
+    labels = VGroup()
+
+    def sum_label(h, row):
+        x_axis, _, _ = grid.axis_vectors()
+        text = Text(f"Σ = {sums[h, row]:.3f}", font=TEXT_FONT, font_size=16, color=theme.ink)
+        text.move_to(grid.cell_center(row, grid.grid_shape[2] - 1, h) + x_axis * (grid.pitch + 0.55))
+        scene.upright(text)
+        return text
+
+    for h, row in explicit_rows:
+        index = (h, row)
+        row_exp = exp[h, row]
+        say("exp(score): all positive, the largest grows fastest")
+        scene.play(grid.animate.highlight(index), run_time=0.4 * run_time)
+        scene.play(grid.animate.paint(index, row_exp, (0.0, float(row_exp.max()))), run_time=0.8 * run_time)
+        say("÷ row sum: the row now adds up to 1")
+        anims = [grid.animate.paint(index, weights[h, row], weights_range)]
+        if sum_labels and h == 0:
+            label = sum_label(h, row)
+            labels.add(label)
+            anims.append(FadeIn(label))
+        scene.play(*anims, run_time=0.8 * run_time)
+
+    say("the same for every row at once")
+    done = {tuple(r) for r in explicit_rows}
+    rest = [(h, r) for h in range(exp.shape[0]) for r in range(exp.shape[1]) if (h, r) not in done]
+    if rest:
+        heads = np.array([h for h, _ in rest])
+        rows = np.array([r for _, r in rest])
+        scene.play(grid.animate.clear_highlight(), run_time=0.3 * run_time)
+        row_max = exp.max(axis=-1, keepdims=True)
+        scene.play(grid.animate.paint((heads, rows), (exp / row_max)[heads, rows], (0.0, 1.0)),
+                   run_time=0.8 * run_time)
+        anims = [grid.animate.paint((heads, rows), weights[heads, rows], weights_range)]
+        if sum_labels:
+            new = [sum_label(h, r) for h, r in rest if h == 0]
+            labels.add(*new)
+            anims += [FadeIn(t) for t in new]
+        scene.play(*anims, run_time=0.9 * run_time)
+    scene.play(grid.animate.clear_highlight(), run_time=0.3 * run_time)
+    return labels
+
+
+def concat_heads(scene, block: CubeGrid, head_gap: float, run_time: float = 3.0):
+    """The head slices of a (h, T, d_v) block slide side by side into one T x (h·d_v) row.
+
+    Returns the slices in their new places (a visible gap between heads) and
+    their centers.
+    """
+    heads, rows, cols = block.grid_shape
+    slices = block.split(axis=0)
+    scene.remove(block)
+    scene.add(*slices)
+    width = cols * block.pitch
+    total = heads * width + (heads - 1) * head_gap
+    start = block.get_center() + LEFT * (total / 2 - width / 2)
+    start[2] = block.cell_center(0, 0, 0)[2]
+    targets = [start + RIGHT * h * (width + head_gap) for h in range(heads)]
+    scene.play(LaggedStart(*[s.animate.move_to(t) for s, t in zip(slices, targets)], lag_ratio=0.15),
+               run_time=run_time)
+    return slices, targets
+
+
+def add_bias_rows(scene, result: CubeGrid, bias: CubeGrid, output_values, output_range,
+                  run_time: float = 2.4):
+    """Broadcast add: copies of the bias row drop onto every row, the result recolors."""
+    rows = result.grid_shape[1]
+    copies = []
+    for row in range(rows):
+        c = bias.copy()
+        copies.append(c)
+    scene.add(*copies)
+    scene.play(LaggedStart(*[c.animate.align_cell((0, 0, 0), result.cell_center(r, 0)).set_opacity(0.0)
+                             for r, c in enumerate(copies)], lag_ratio=0.12),
+               result.animate.recolor(output_values, output_range), run_time=run_time,
+               rate_func=smooth)
+    scene.remove(*copies)
+    return result

@@ -1,0 +1,49 @@
+"""Stage 3: ω = X·Xᵀ, every token's dot product with every token."""
+
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+
+from tensors import matmul_products
+
+from scenes.base import StageScene
+from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
+
+__all__ = ["Omega"]
+
+
+class Omega(StageScene):
+    number = 3
+    slug = "omega"
+    title = "ω = X · Xᵀ"
+    summary = "matmul: row i of X meets column j of Xᵀ at cell (i, j) of the 8×8 scores"
+    code = "omega_mat = embedded_sentence.matmul(embedded_sentence.T)"
+    formula_tex = r"\omega_{ij} = x^{(i)\top} x^{(j)}"
+
+    def storyboard(self):
+        x = self.trace["s02_embedded_sentence"]
+        omega_values = self.trace["s03_omega"]
+        words = self.cfg.sentence
+
+        X = self.grid(x).move_to(3.2 * LEFT)
+        XT = self.grid(x.T, value_range=X.value_range).move_to(2.6 * RIGHT)
+        x_label = self.label(X, "X", x.shape)
+        xt_label = self.label(XT, "Xᵀ", x.T.shape)
+        self.step("operands")
+        self.say("X holds one row per token; Xᵀ is the same numbers, turned")
+        self.play(FadeIn(X), FadeIn(XT), FadeIn(x_label), FadeIn(xt_label))
+        self.show_colorbar("X", x)
+        self.wait(0.5)
+
+        self.step("matmul")
+        self.play(FadeOut(x_label), FadeOut(xt_label), run_time=0.4)
+        omega, labels = matmul(self, X, XT, omega_values, matmul_products(x, x.T),
+                               caption=self.say, names=("X", "Xᵀ", "ω"))
+        self.show_colorbar("ω", omega_values)
+
+        self.step("scores")
+        self.play(FadeOut(X), FadeOut(XT), FadeOut(labels), camera_turn(self, *FRONT_VIEW),
+                  omega.animate.move_to(0.3 * LEFT + 0.2 * DOWN), run_time=1.4)
+        rows = self.word_labels(omega, words)
+        cols = self.column_words(omega, words)
+        title = self.label(omega, "ω", omega_values.shape, RIGHT, buff=0.9)
+        self.say("ω[i, j]: how strongly token i matches token j (before softmax)")
+        self.play(FadeIn(rows), FadeIn(cols), FadeIn(title))
