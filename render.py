@@ -215,8 +215,9 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, sentence, d_
         if result.ok:
             click.echo(str(result.path))
     if failed:
-        names = ", ".join(f"{r.job.number} ({r.error})" for r in failed)
-        raise click.ClickException(f"{len(failed)} of {len(results)} scenes failed: {names}")
+        names = ", ".join(str(r.job.number) for r in failed)
+        raise click.ClickException(
+            f"{len(failed)} of {len(results)} scenes failed: {names} (reasons above)")
 
 
 if __name__ == "__main__":

@@ -116,7 +116,7 @@ class StageScene(ThreeDScene):
         """Title at the top left, the code line at the bottom, fixed in frame."""
         title = title_text(self.number or 0, self.title, self.theme)
         title.to_corner(UL, buff=FRAME_MARGIN)
-        code = code_box(self.code, self.theme)
+        code = code_box(self.code_text(), self.theme)
         code.to_edge(DOWN, buff=0.2)
         parts = [title, code]
         if self.formula_tex:
@@ -125,6 +125,14 @@ class StageScene(ThreeDScene):
             parts.append(tex)
         self.fixed(*parts)
         return Group(*parts)
+
+    def code_text(self) -> str:
+        """The stage's PyTorch line with this configuration's sizes filled in."""
+        cfg = self.cfg
+        return self.code.format(
+            ids=list(cfg.token_ids), vocab_size=cfg.vocab_size, d=cfg.d, d_k=cfg.d_k,
+            d_v=cfg.d_v, heads=cfg.heads, concat=cfg.heads * cfg.d_v, tokens=cfg.tokens,
+        )
 
     def fixed(self, *mobjects: Mobject) -> Mobject:
         """Pin mobjects to the screen (titles, notes, the color bar)."""

@@ -195,7 +195,8 @@ class CubeGrid(Mobject):
         """
         ids = self.cell_ids(index)
         block = self.values.reshape(-1)[ids]
-        shape = values_shape or np.asarray(self.values[index]).shape or (1,)
+        shape = tuple(values_shape) if values_shape is not None else np.asarray(self.values[index]).shape
+        shape = shape or (1,)
         part = CubeGrid(block.reshape(shape), value_range=self.value_range,
                         cube_size=self.cube_size, gap=self.gap, vector="row")
         part.points = self.cube_corners()[ids].reshape(-1, 3).copy()

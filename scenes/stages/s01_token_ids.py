@@ -1,0 +1,72 @@
+"""Stage 1: the sentence becomes token ids through the dictionary."""
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, LaggedStart, VGroup
+
+from scenes.base import StageScene
+from scenes.components.labels import note_text
+
+__all__ = ["TokenIds"]
+
+
+class TokenIds(StageScene):
+    number = 1
+    slug = "token_ids"
+    title = "Token ids"
+    summary = "each word maps through the dictionary to its id: a column of 8 cubes"
+    code = "sentence = torch.tensor({ids})"
+
+    def storyboard(self):
+        ids = self.trace["s01_sentence"]
+        words = self.cfg.sentence
+
+        column = self.grid(ids.astype(float), cube_size=0.34, gap=0.06).move_to(2.4 * RIGHT + 0.1 * DOWN)
+        spacing = column.pitch
+        word_mobs = VGroup(*[note_text(w, self.theme, font_size=24) for w in words])
+        for row, mob in enumerate(word_mobs):
+            mob.move_to([-3.6, column.cell_center(row)[1], 0]).align_to([-2.6, 0, 0], RIGHT)
+
+        vocab = self.cfg.vocabulary
+        dictionary = VGroup(*[
+            note_text(f"{i:>2}  {w}", self.theme, font_size=18, color=self.theme.muted)
+            for i, w in enumerate(vocab)
+        ]).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        unused = self.cfg.vocab_size - len(vocab)
+        if unused:
+            dictionary.add(note_text(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} unused", self.theme,
+                                     font_size=16, color=self.theme.muted))
+            dictionary.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        dictionary.move_to(0.2 * LEFT + 0.1 * DOWN)
+        dict_title = note_text("dictionary", self.theme, font_size=20).next_to(dictionary, UP, buff=0.2)
+        self.fixed(*word_mobs, dictionary, dict_title)
+
+        self.step("sentence")
+        self.say(f"the sentence: {len(words)} words")
+        self.play(LaggedStart(*[FadeIn(w, shift=0.2 * RIGHT) for w in word_mobs], lag_ratio=0.12))
+        self.play(FadeIn(dictionary), FadeIn(dict_title))
+
+        self.step("lookup")
+        self.say("each word is looked up: its id is its place in the dictionary")
+        column.set_cell_opacity(0.0)
+        self.add(column)
+        self.show_colorbar("token id", ids.astype(float))
+        id_texts = VGroup()
+        for row, word in enumerate(words):
+            token = int(ids[row])
+            entry = dictionary[token]
+            number = note_text(str(token), self.theme, font_size=22)
+            number.next_to(column.cell_center(row) + RIGHT * spacing / 2, RIGHT, buff=0.15)
+            self.upright(number)
+            id_texts.add(number)
+            arrow = Arrow(word_mobs[row].get_right(), entry.get_left(), buff=0.08, stroke_width=2,
+                          color=self.theme.accent, max_tip_length_to_length_ratio=0.08)
+            self.fixed(arrow)
+            run = 0.9 if row < 2 else 0.45
+            self.play(FadeIn(arrow), entry.animate.set_color(self.theme.accent), run_time=run * 0.5)
+            self.play(column.animate.set_cell_opacity(1.0, (0, row)), FadeIn(number),
+                      arrow.animate.set_opacity(0.0), entry.animate.set_color(self.theme.muted),
+                      run_time=run * 0.6)
+            self.remove(arrow)
+        label = self.label(column, "sentence", ids.shape, UP)
+        self.say("8 token ids: one cube each, colored by the id")
+        self.play(FadeIn(label))

@@ -1,0 +1,55 @@
+"""Stage 2: nn.Embedding - each token id picks its row of the table."""
+
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, VGroup
+
+from scenes.base import StageScene
+from scenes.components.labels import note_text
+
+__all__ = ["Embedding"]
+
+
+class Embedding(StageScene):
+    number = 2
+    slug = "embedding"
+    title = "Embedding"
+    summary = "each token id picks its row of the 10×16 table; the rows build X (8×16)"
+    code = "embed = torch.nn.Embedding({vocab_size}, {d})\nembedded_sentence = embed(sentence).detach()"
+    view = (0.18, 0.12)
+
+    def storyboard(self):
+        table_values = self.trace["s02_embedding_table"]
+        x = self.trace["s02_embedded_sentence"]
+        ids = self.trace["s01_sentence"]
+        vocab = self.cfg.vocabulary
+        shared = (float(table_values.min()), float(table_values.max()))
+
+        table = self.grid(table_values, value_range=shared).move_to(3.0 * LEFT + 0.1 * DOWN)
+        X = self.grid(x, value_range=shared).move_to(3.2 * RIGHT + 0.1 * DOWN)
+        names = [vocab[i] if i < len(vocab) else "(unused)" for i in range(table_values.shape[0])]
+        row_names = self.word_labels(table, [f"{i} {w}" for i, w in enumerate(names)])
+        table_label = self.label(table, "embedding table", table_values.shape, UP)
+        x_label = self.label(X, "X = embedded_sentence", x.shape, UP)
+
+        self.step("table")
+        self.say("the table: one learned 16-number row per dictionary id")
+        self.play(FadeIn(table), FadeIn(row_names), FadeIn(table_label))
+        self.show_colorbar("embedding", shared)
+
+        self.step("lookup")
+        self.say("each token id picks its row; the rows line up in sentence order")
+        X.set_cell_opacity(0.0)
+        self.add(X)
+        self.play(FadeIn(x_label), run_time=0.4)
+        words = self.word_labels(X, self.cfg.sentence, side=RIGHT)
+        for row, token in enumerate(ids):
+            token = int(token)
+            piece = table.subgrid((0, token))
+            run = 1.0 if row < 2 else 0.5
+            self.add(piece)
+            self.play(table.animate.highlight((0, token)), run_time=0.3 * run)
+            self.play(piece.animate.align_cell((0, 0, 0), X.cell_center(row, 0)), FadeIn(words[row]),
+                      run_time=0.7 * run)
+            X.set_cell_opacity(1.0, (0, row))
+            self.remove(piece)
+        self.play(table.animate.clear_highlight(), run_time=0.4)
+        self.say("X: 8 tokens × 16 features, the input to attention")

@@ -1,0 +1,62 @@
+"""Stage 4: softmax along each row of ω gives the attention weights."""
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, Square, VGroup
+
+from tensors import softmax_steps
+from scenes.base import StageScene
+from scenes.components.motions import softmax_rows
+
+__all__ = ["SoftmaxRows"]
+
+
+class SoftmaxRows(StageScene):
+    number = 4
+    slug = "softmax"
+    title = "Attention weights: softmax along rows"
+    summary = "softmax along each row of ω: exponentiate, divide by the row sum, each row sums to 1"
+    code = "attention_weights = F.softmax(omega, dim=1)"
+    formula_tex = r"\alpha_{ij} = \frac{\exp(\omega_{ij})}{\sum_{j'} \exp(\omega_{ij'})}"
+    scores_key = "s03_omega"
+    weights_key = "s04_attention_weights"
+    scores_name = "ω"
+    weights_name = "A (attention weights)"
+
+    def show_scores(self, grid):
+        """Hook: stage 11 scales the scores first."""
+        return self.trace[self.scores_key]
+
+    def storyboard(self):
+        scores = self.trace[self.scores_key]
+        weights = self.trace[self.weights_key]
+        grid = self.grid(scores, cube_size=0.36, gap=0.07).move_to(0.6 * LEFT + 0.2 * DOWN)
+        rows = self.word_labels(grid, self.cfg.sentence, font_size=20)
+        label = self.label(grid, self.scores_name, scores.shape, UP)
+        self.step("scores")
+        self.say(f"the scores {self.scores_name}: row i = how token i matches every token")
+        self.play(FadeIn(grid), FadeIn(rows), FadeIn(label))
+        self.show_colorbar(self.scores_name, scores)
+        scores = self.show_scores(grid)
+
+        self.step("softmax")
+        weights_range = (float(weights.min()), float(weights.max()))
+        softmax_rows(self, grid, softmax_steps(scores), weights_range,
+                     explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme)
+        self.show_colorbar("attention weights", weights)
+        new_label = self.label(grid, self.weights_name, weights.shape, UP)
+        self.play(label.animate.become(new_label))
+        self.step("maxima")
+        self.point_out_maxima(grid, weights)
+
+    def point_out_maxima(self, grid, weights):
+        best = weights.argmax(axis=-1)
+        frames = VGroup(*[
+            Square(side_length=grid.pitch * 1.02, color=self.theme.ink, stroke_width=3)
+            .move_to(grid.cell_center(row, int(col)) + grid.cube_edge / 2 * np.array([0, 0, 1.0]))
+            for row, col in enumerate(best)
+        ])
+        if np.array_equal(best, np.arange(len(best))):
+            self.say("each row's largest weight is on the diagonal: a token matches itself best")
+        else:
+            self.say("framed: the largest weight of each row")
+        self.play(Create(frames), run_time=1.2)

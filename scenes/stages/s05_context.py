@@ -1,0 +1,80 @@
+"""Stage 5: context vectors Z = A·X."""
+
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+
+from tensors import matmul_products
+from scenes.base import StageScene
+from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
+
+__all__ = ["ContextVectors", "MatmulStage"]
+
+
+class MatmulStage(StageScene):
+    """A stage whose operation is one matmul; subclasses name the tensors."""
+
+    left_key = right_key = result_key = ""
+    names = ("A", "B", "C")
+    intro = ""
+    outro = ""
+    result_rows_are_tokens = True
+    left_transposed = right_transposed = False
+    compare_key: str | None = None
+    compare_name = ""
+
+    def operand(self, key, transposed):
+        values = self.trace[key]
+        return values.T if transposed else values
+
+    def storyboard(self):
+        left_values = self.operand(self.left_key, self.left_transposed)
+        right_values = self.operand(self.right_key, self.right_transposed)
+        result_values = self.trace[self.result_key]
+        left_range = (float(self.trace[self.left_key].min()), float(self.trace[self.left_key].max()))
+        right_range = (float(self.trace[self.right_key].min()), float(self.trace[self.right_key].max()))
+        left = self.grid(left_values, value_range=left_range).move_to(3.3 * LEFT + 0.2 * DOWN)
+        right = self.grid(right_values, value_range=right_range).move_to(2.6 * RIGHT + 0.2 * DOWN)
+        labels = [self.label(left, self.names[0], left_values.shape),
+                  self.label(right, self.names[1], right_values.shape)]
+        self.step("operands")
+        self.say(self.intro)
+        self.play(FadeIn(left), FadeIn(right), *map(FadeIn, labels))
+        self.show_colorbar(self.names[1], right_range)
+        self.wait(0.4)
+
+        self.step("matmul")
+        self.play(*map(FadeOut, labels), run_time=0.3)
+        result, face_labels = matmul(self, left, right, result_values,
+                                     matmul_products(left_values, right_values),
+                                     caption=self.say, names=self.names)
+        self.show_colorbar(self.names[2], result_values)
+        self.step("result")
+        self.play(FadeOut(left), FadeOut(right), FadeOut(face_labels), camera_turn(self, *FRONT_VIEW),
+                  result.animate.move_to(0.8 * LEFT + 0.1 * DOWN).scale(1.25), run_time=1.4)
+        extras = [self.label(result, self.names[2], result_values.shape, UP)]
+        if self.result_rows_are_tokens:
+            extras.append(self.word_labels(result, self.cfg.sentence))
+        self.say(self.outro)
+        self.play(*map(FadeIn, extras))
+        self.compare(result)
+
+    def compare(self, result):
+        if not self.compare_key:
+            return
+        values = self.trace[self.compare_key]
+        other = self.grid(values, cube_size=0.12, gap=0.03)
+        other.next_to(result, RIGHT, buff=1.0)
+        caption = self.label(other, self.compare_name, values.shape, DOWN)
+        self.play(FadeIn(other), FadeIn(caption))
+
+
+class ContextVectors(MatmulStage):
+    number = 5
+    slug = "context"
+    title = "Context vectors Z = A · X"
+    summary = "matmul A (8×8) · X (8×16): each row of Z is a weighted mix of the token rows of X"
+    code = "context_vectors = torch.matmul(attention_weights, embedded_sentence)"
+    formula_tex = r"z^{(i)} = \sum_j \alpha_{ij}\, x^{(j)}"
+    left_key, right_key, result_key = "s04_attention_weights", "s02_embedded_sentence", "s05_context_vectors"
+    names = ("A", "X", "Z")
+    intro = "attention weights A (8×8) and the embeddings X (8×16)"
+    outro = "row i of Z: the rows of X mixed by row i of A"

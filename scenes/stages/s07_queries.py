@@ -1,0 +1,60 @@
+"""Stages 7-9: Q, K, V = (U · Xᵀ)ᵀ - one storyboard, three tensors."""
+
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+
+from tensors import matmul_products
+from scenes.base import StageScene
+from scenes.components.motions import FRONT_VIEW, camera_turn, matmul, transpose_turn
+
+__all__ = ["Queries", "ProjectionStage"]
+
+
+class ProjectionStage(StageScene):
+    """U · Xᵀ as a matmul, then the transpose shown as the block turning."""
+
+    weight_key = "s06_U_query"
+    result_key = "s07_queries"
+    weight_name = "U_query"
+    result_name = "Q = queries"
+    role = "query"
+
+    def storyboard(self):
+        u = self.trace[self.weight_key]
+        x = self.trace["s02_embedded_sentence"]
+        before = self.trace[self.result_key + "_before_transpose"]
+        result_values = self.trace[self.result_key]
+        left = self.grid(u, cube_size=0.16, gap=0.035).move_to(3.4 * LEFT + 0.2 * DOWN)
+        right = self.grid(x.T, value_range=(float(x.min()), float(x.max())), cube_size=0.16, gap=0.035)
+        right.move_to(2.4 * RIGHT + 0.2 * DOWN)
+        labels = [self.label(left, self.weight_name, u.shape), self.label(right, "Xᵀ", x.T.shape)]
+        self.step("operands")
+        self.say(f"project every token (a column of Xᵀ) with {self.weight_name}")
+        self.play(FadeIn(left), FadeIn(right), *map(FadeIn, labels))
+        self.show_colorbar(self.weight_name, u)
+
+        self.step("matmul")
+        self.play(*map(FadeOut, labels), run_time=0.3)
+        product, face_labels = matmul(self, left, right, before, matmul_products(u, x.T),
+                                      caption=self.say, one_by_one=1,
+                                      names=(self.weight_name, "Xᵀ", f"{self.weight_name}·Xᵀ"))
+        self.show_colorbar(self.result_name.split()[0], result_values)
+        self.play(FadeOut(left), FadeOut(right), FadeOut(face_labels), camera_turn(self, *FRONT_VIEW),
+                  product.animate.move_to(1.5 * LEFT + 1.0 * UP).scale(1.3), run_time=1.4)
+        shape_label = self.label(product, f"{self.weight_name}·Xᵀ", before.shape, LEFT)
+        self.play(FadeIn(shape_label), run_time=0.4)
+
+        self.step("transpose")
+        self.say(f".T: the block turns about its diagonal - one row per token, one {self.role} each")
+        self.play(FadeOut(shape_label), run_time=0.3)
+        result = transpose_turn(self, product, result_values)
+        words = self.word_labels(result, self.cfg.sentence)
+        label = self.label(result, self.result_name, result_values.shape, UP)
+        self.play(FadeIn(words), FadeIn(label))
+
+
+class Queries(ProjectionStage):
+    number = 7
+    slug = "queries"
+    title = "Queries Q = (U_query · Xᵀ)ᵀ"
+    summary = "matmul U_query (17×16) · Xᵀ (16×8) = 17×8, then .T turns it into Q (8×17)"
+    code = "queries = U_query.matmul(embedded_sentence.T).T"

@@ -1,0 +1,15 @@
+"""Stage 8: the keys, the queries' storyboard with U_key."""
+
+from scenes.stages.s07_queries import ProjectionStage
+
+__all__ = ["Keys"]
+
+
+class Keys(ProjectionStage):
+    number = 8
+    slug = "keys"
+    title = "Keys K = (U_key · Xᵀ)ᵀ"
+    summary = "matmul U_key (17×16) · Xᵀ (16×8) = 17×8, then .T turns it into K (8×17)"
+    code = "keys = U_key.matmul(embedded_sentence.T).T"
+    weight_key, result_key = "s06_U_key", "s08_keys"
+    weight_name, result_name, role = "U_key", "K = keys", "key"

@@ -1,0 +1,15 @@
+"""Stage 9: the values, the queries' storyboard with U_value."""
+
+from scenes.stages.s07_queries import ProjectionStage
+
+__all__ = ["Values"]
+
+
+class Values(ProjectionStage):
+    number = 9
+    slug = "values"
+    title = "Values V = (U_value · Xᵀ)ᵀ"
+    summary = "matmul U_value (18×16) · Xᵀ (16×8) = 18×8, then .T turns it into V (8×18)"
+    code = "values = U_value.matmul(embedded_sentence.T).T"
+    weight_key, result_key = "s06_U_value", "s09_values"
+    weight_name, result_name, role = "U_value", "V = values", "value"

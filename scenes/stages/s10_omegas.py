@@ -1,0 +1,20 @@
+"""Stage 10: ω = Q · Kᵀ, compared with stage 3's X · Xᵀ."""
+
+from scenes.stages.s05_context import MatmulStage
+
+__all__ = ["QueryKeyScores"]
+
+
+class QueryKeyScores(MatmulStage):
+    number = 10
+    slug = "omegas"
+    title = "Scores ω = Q · Kᵀ"
+    summary = "matmul Q (8×17) · Kᵀ (17×8) = 8×8 scores; compare with stage 3"
+    code = "omegas = queries.matmul(keys.T)"
+    formula_tex = r"\omega_{ij} = q^{(i)\top} k^{(j)}"
+    left_key, right_key, result_key = "s07_queries", "s08_keys", "s10_omegas"
+    right_transposed = True
+    names = ("Q", "Kᵀ", "ω")
+    intro = "queries Q (8×17) and the keys turned, Kᵀ (17×8)"
+    outro = "each query compared with each key: a learned notion of match"
+    compare_key, compare_name = "s03_omega", "stage 3: X·Xᵀ"

@@ -1,0 +1,34 @@
+"""Stage 11: divide by √d_k, then softmax along rows; compare with stage 4."""
+
+import numpy as np
+from manim import DOWN, RIGHT, FadeIn
+
+from scenes.stages.s04_softmax import SoftmaxRows
+
+__all__ = ["ScaledSoftmax"]
+
+
+class ScaledSoftmax(SoftmaxRows):
+    number = 11
+    slug = "scaled_softmax"
+    title = "Scaled softmax"
+    summary = "divide ω by √d_k = √17 (all cubes recolor), softmax along rows; compare with stage 4"
+    code = "attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)"
+    formula_tex = r"\alpha_{ij} = \mathrm{softmax}_j\!\left(\omega_{ij} / \sqrt{d_k}\right)"
+    scores_key = "s10_omegas"
+    weights_key = "s11_attention_weights"
+    scores_name = "ω"
+
+    def show_scores(self, grid):
+        scaled = self.trace["s11_scaled_omegas"]
+        self.say(f"÷ √d_k = √{self.cfg.d_k}: colors kept on ω's scale, so every cube moves to the middle")
+        self.play(grid.animate.recolor(scaled, grid.value_range), run_time=1.5)
+        return scaled
+
+    def point_out_maxima(self, grid, weights):
+        super().point_out_maxima(grid, weights)
+        basic = self.trace["s04_attention_weights"]
+        other = self.grid(basic, cube_size=0.13, gap=0.03).next_to(grid, RIGHT, buff=1.4)
+        label = self.label(other, "stage 4", basic.shape, DOWN)
+        self.say("compare stage 4: learned projections spread the attention differently")
+        self.play(FadeIn(other), FadeIn(label))

@@ -1,0 +1,19 @@
+"""Stage 12: context vectors A · V, compared with stage 5."""
+
+from scenes.stages.s05_context import MatmulStage
+
+__all__ = ["ScaledContext"]
+
+
+class ScaledContext(MatmulStage):
+    number = 12
+    slug = "context_values"
+    title = "Context vectors Z = A · V"
+    summary = "matmul A (8×8) · V (8×18) = 8×18 context vectors; compare with stage 5"
+    code = "context_vectors = attention_weights.matmul(values)"
+    formula_tex = r"z^{(i)} = \sum_j \alpha_{ij}\, v^{(j)}"
+    left_key, right_key, result_key = "s11_attention_weights", "s09_values", "s12_context_vectors"
+    names = ("A", "V", "Z")
+    intro = "the scaled attention weights A (8×8) and the values V (8×18)"
+    outro = "each token's context: the values mixed by its attention weights"
+    compare_key, compare_name = "s05_context_vectors", "stage 5: A·X"

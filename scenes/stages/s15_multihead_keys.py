@@ -1,0 +1,17 @@
+"""Stage 15: multi-head keys (as 14, with permute(0, 2, 1))."""
+
+from scenes.stages.s14_multihead_queries import MultiheadProjectionStage
+
+__all__ = ["MultiheadKeys"]
+
+
+class MultiheadKeys(MultiheadProjectionStage):
+    number = 15
+    slug = "multihead_keys"
+    title = "Multi-head keys"
+    summary = "Xᵀ copied ×9; batched matmul 9×17×8; permute(0,2,1) → 9×8×17"
+    code = ("multihead_keys = multihead_U_key.matmul(embedded_sentence.T)\n"
+            "multihead_keys = multihead_keys.permute(0, 2, 1)")
+    weight_key, before_key, result_key = (
+        "s13_multihead_U_key", "s15_multihead_keys_before_permute", "s15_multihead_keys")
+    weight_name, result_name, transpose_code = "multihead_U_key", "multihead_keys", "permute(0, 2, 1)"

@@ -1,0 +1,23 @@
+"""Stage 16: multi-head values (as 14, no transpose yet)."""
+
+from manim import DOWN
+
+from scenes.stages.s14_multihead_queries import MultiheadProjectionStage
+
+__all__ = ["MultiheadValues"]
+
+
+class MultiheadValues(MultiheadProjectionStage):
+    number = 16
+    slug = "multihead_values"
+    title = "Multi-head values"
+    summary = "Xᵀ copied ×9; batched matmul gives 9×18×8 (permuted later, in stage 19)"
+    code = "multihead_values = multihead_U_value.matmul(embedded_sentence.T)"
+    weight_key, before_key, result_key = (
+        "s13_multihead_U_value", "s16_multihead_values", "s16_multihead_values")
+    weight_name, result_name = "multihead_U_value", "multihead_values"
+
+    def finish(self, result, r_label):
+        self.say("multihead_values: 9×18×8 - kept like this until stage 19 turns it")
+        shape = self.trace[self.result_key].shape
+        self.play(r_label.animate.become(self.label(result, self.result_name, shape, DOWN, buff=0.35)))

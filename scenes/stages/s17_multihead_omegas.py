@@ -1,0 +1,78 @@
+"""Stage 17: per-head scores Q · Kᵀ, one matmul per head."""
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, LaggedStart, VGroup
+
+from scenes.base import StageScene
+from scenes.components.labels import note_text
+from scenes.components.motions import FRONT_VIEW, batched_results, camera_turn
+
+__all__ = ["MultiheadOmegas", "spread_heads"]
+
+
+def spread_heads(scene, block, columns: int = 3, scale: float = 1.0, center=None):
+    """Split a (h, r, c) block into its head slices laid out in a grid, front view."""
+    heads = block.grid_shape[0]
+    slices = block.split(axis=0)
+    scene.remove(block)
+    scene.add(*slices)
+    width = block.grid_shape[2] * block.pitch * scale
+    height = block.grid_shape[1] * block.pitch * scale
+    rows = int(np.ceil(heads / columns))
+    center = np.zeros(3) if center is None else np.asarray(center, float)
+    targets = []
+    for h in range(heads):
+        r, c = divmod(h, columns)
+        targets.append(center + np.array([(c - (columns - 1) / 2) * (width + 0.55),
+                                          -(r - (rows - 1) / 2) * (height + 0.45), 0.0]))
+    scene.play(camera_turn(scene, *FRONT_VIEW),
+               LaggedStart(*[s.animate.scale(scale).move_to(t) for s, t in zip(slices, targets)],
+                           lag_ratio=0.08), run_time=2.2)
+    tags = VGroup(*[note_text(f"head {h}", scene.theme, font_size=16, color=scene.theme.muted)
+                    .next_to(s, UP, buff=0.08) for h, s in enumerate(slices)])
+    scene.fixed(*tags)
+    scene.play(FadeIn(tags), run_time=0.5)
+    return slices, tags
+
+
+class MultiheadOmegas(StageScene):
+    number = 17
+    slug = "multihead_omegas"
+    title = "Multi-head scores ω = Q · Kᵀ per head"
+    summary = "one matmul per head: 9×8×17 · 9×17×8 = 9×8×8; each head's scores differ (compare 10)"
+    code = "multihead_omegas = multihead_queries.matmul(multihead_keys.swapaxes(1, 2))"
+    view = (0.5, 0.3)
+
+    def storyboard(self):
+        q = self.trace["s14_multihead_queries"]
+        k = self.trace["s15_multihead_keys"]
+        omegas = self.trace["s17_multihead_omegas"]
+        size = dict(cube_size=0.12, gap=0.03)
+        queries = self.grid(q, **size).move_to([-3.8, 0.0, 0])
+        keys_t = self.grid(np.swapaxes(k, 1, 2), value_range=(float(k.min()), float(k.max())), **size)
+        keys_t.move_to([-0.3, 0.0, 0])
+        result = self.grid(omegas, **size).move_to([3.3, 0.0, 0])
+        for grid in (keys_t, result):
+            grid.align_cell((0, 0, 0), [grid.cell_center(0, 0)[0], queries.cell_center(0, 0, 0)[1],
+                                        queries.cell_center(0, 0, 0)[2]])
+        labels = [self.label(queries, "multihead_queries", q.shape, DOWN, buff=0.35),
+                  self.label(keys_t, "keys.swapaxes(1, 2)", (k.shape[0], k.shape[2], k.shape[1]), DOWN, buff=0.35)]
+        self.step("operands")
+        self.say("per head: the queries and the keys turned, Kᵀ")
+        self.play(FadeIn(queries), FadeIn(keys_t), *map(FadeIn, labels))
+        self.show_colorbar("multihead_queries", q)
+
+        self.step("batched matmul")
+        self.say("one 8×17 · 17×8 matmul per head, all heads at once")
+        batched_results(self, [queries, keys_t], result)
+        r_label = self.label(result, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
+        self.play(FadeIn(r_label), run_time=0.4)
+        self.show_colorbar("multihead_omegas", omegas)
+
+        self.step("heads")
+        self.say("side by side: every head scores the tokens differently (compare stage 10)")
+        self.play(FadeOut(queries), FadeOut(keys_t), *map(FadeOut, labels), FadeOut(r_label), run_time=0.6)
+        self.spread(result)
+
+    def spread(self, result):
+        spread_heads(self, result, center=[-0.4, -0.35, 0])

@@ -1,0 +1,52 @@
+"""Stage 18: scale and softmax along the rows of every head."""
+
+import numpy as np
+from manim import DOWN, FadeIn
+
+from tensors import softmax_steps
+from scenes.base import StageScene
+from scenes.components.motions import softmax_rows
+from scenes.stages.s17_multihead_omegas import spread_heads
+
+__all__ = ["MultiheadSoftmax"]
+
+
+class MultiheadSoftmax(StageScene):
+    number = 18
+    slug = "multihead_softmax"
+    title = "Multi-head attention weights"
+    summary = "scale by √d_k and softmax along the rows of every head: 9 different 8×8 patterns"
+    code = "multihead_attention_weights = F.softmax(multihead_omegas / d_k**0.5, dim=-1)"
+    view = (0.5, 0.3)
+
+    def storyboard(self):
+        omegas = self.trace["s17_multihead_omegas"]
+        scaled = self.trace["s18_multihead_scaled_omegas"]
+        weights = self.trace["s18_multihead_attention_weights"]
+        block = self.grid(omegas, cube_size=0.16, gap=0.04).move_to([-0.5, 0.0, 0])
+        label = self.label(block, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
+        self.step("scores")
+        self.say(f"the scores of all {self.cfg.heads} heads")
+        self.play(FadeIn(block), FadeIn(label))
+        self.show_colorbar("multihead_omegas", omegas)
+        self.play(label.animate.set_opacity(0.0), run_time=0.3)
+        slices, tags = spread_heads(self, block, scale=1.05, center=[-0.4, -0.35, 0])
+
+        self.step("scale")
+        self.say(f"÷ √d_k = √{self.cfg.d_k} in every head (colors kept on ω's scale)")
+        self.play(*[s.animate.recolor(scaled[h], block.value_range) for h, s in enumerate(slices)], run_time=1.2)
+
+        self.step("softmax")
+        weights_range = (float(weights.min()), float(weights.max()))
+        softmax_rows(self, slices[0], softmax_steps(scaled[0]), weights_range,
+                     explicit_rows=((0, 0),), caption=self.say, sum_labels=False, theme=self.theme,
+                     run_time=0.8)
+        self.say("and along the rows of every other head")
+        steps = softmax_steps(scaled)
+        row_max = steps["exp"].max(axis=-1, keepdims=True)
+        self.play(*[s.animate.recolor(steps["exp"][h] / row_max[h], (0.0, 1.0))
+                    for h, s in enumerate(slices[1:], start=1)], run_time=0.8)
+        self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in enumerate(slices[1:], start=1)],
+                  run_time=0.9)
+        self.show_colorbar("attention weights", weights)
+        self.say("every row sums to 1 - and each head attends in its own way")

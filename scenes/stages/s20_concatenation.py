@@ -1,0 +1,48 @@
+"""Stage 20: the heads slide side by side into one 8×162 matrix."""
+
+from manim import DOWN, UP, FadeIn, VGroup
+
+from scenes.base import StageScene
+from scenes.components.labels import note_text
+from scenes.components.motions import FRONT_VIEW, camera_turn, concat_heads
+
+__all__ = ["Concatenation"]
+
+ROW_WIDTH = 11.4  # screen units for the whole 8×162 row of heads
+
+
+class Concatenation(StageScene):
+    number = 20
+    slug = "concatenation"
+    title = "Concatenate the heads"
+    summary = "swapaxes(0,1) to 8×9×18, reshape: the 9 head slices side by side in one 8×162 matrix"
+    code = ("multihead_context_vectors = multihead_context_vectors.swapaxes(0, 1)\n"
+            "multihead_flattened = multihead_context_vectors.reshape({tokens}, h*d_v)")
+    view = (0.45, 0.3)
+
+    def storyboard(self):
+        context = self.trace["s19_multihead_context_vectors"]
+        flattened = self.trace["s20_multihead_flattened"]
+        heads, tokens, d_v = context.shape
+        block = self.grid(context, cube_size=0.14, gap=0.035).move_to([0.0, 0.3, 0])
+        label = self.label(block, "multihead_context_vectors", context.shape, DOWN, buff=0.35)
+        self.step("heads")
+        self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix")
+        self.play(FadeIn(block), FadeIn(label))
+        self.show_colorbar("context (all heads)", context)
+
+        self.step("concatenate")
+        self.say(f"for every token, its {heads} head rows are laid end to end: {heads}×{d_v} = {heads * d_v}")
+        head_gap = 1.2  # in cube pitches: the boundary between heads stays visible
+        fit = ROW_WIDTH / ((heads * d_v + head_gap * (heads - 1)) * block.pitch)
+        self.play(label.animate.set_opacity(0.0), block.animate.scale(fit),
+                  camera_turn(self, *FRONT_VIEW), run_time=1.4)
+        slices, targets = concat_heads(self, block, head_gap=block.pitch * head_gap)
+        tags = VGroup(*[note_text(f"h{h}", self.theme, font_size=14, color=self.theme.muted)
+                        .next_to(s, UP, buff=0.1) for h, s in enumerate(slices)])
+        self.fixed(*tags)
+        words = self.word_labels(slices[0], self.cfg.sentence, font_size=14)
+        self.play(FadeIn(tags), FadeIn(words))
+        final = self.label(slices[len(slices) // 2], "multihead_flattened", flattened.shape, DOWN, buff=0.4)
+        self.play(FadeIn(final))
+        self.say(f"one row per token, {heads * d_v} numbers: the heads stay visible as blocks")

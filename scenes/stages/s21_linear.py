@@ -1,0 +1,59 @@
+"""Stage 21: Linear(162, 18) - matmul with Wᵀ, then the bias on every row."""
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+
+from tensors import matmul_products
+from scenes.base import StageScene
+from scenes.components.motions import FRONT_VIEW, add_bias_rows, camera_turn, matmul
+
+__all__ = ["LinearProjection"]
+
+RESULT_PITCH = 0.3  # the 8×18 output, large enough to read after the tiny matmul box
+
+
+class LinearProjection(StageScene):
+    number = 21
+    slug = "linear"
+    title = "Output projection: Linear(162, 18)"
+    summary = "matmul flattened (8×162) · Wᵀ (162×18), then the bias added to every row: 8×18 like stage 12"
+    code = "linear = torch.nn.Linear(h*d_v, d_v)  # ({concat}, {d_v})\noutput = linear(multihead_flattened)"
+    formula_tex = r"Y = X_{\mathrm{flat}}\, W^{\top} + b"
+
+    def storyboard(self):
+        flat = self.trace["s20_multihead_flattened"]
+        weight = self.trace["s21_linear_weight"]
+        bias = self.trace["s21_linear_bias"]
+        before = self.trace["s21_before_bias"]
+        output = self.trace["s21_output"]
+        size = dict(cube_size=0.05, gap=0.012)
+        left = self.grid(flat, **size).move_to([-3.0, 1.0, 0])
+        right = self.grid(weight.T, value_range=(float(weight.min()), float(weight.max())), **size)
+        right.move_to([3.0, -0.2, 0])
+        labels = [self.label(left, "multihead_flattened", flat.shape),
+                  self.label(right, "Wᵀ = linear.weight.T", weight.T.shape, LEFT)]
+        self.step("operands")
+        self.say(f"the concatenated heads ({flat.shape[0]}×{flat.shape[1]}) and the weight, turned")
+        self.play(FadeIn(left), FadeIn(right), *map(FadeIn, labels))
+        self.show_colorbar("linear.weight", weight)
+
+        self.step("matmul")
+        self.play(*map(FadeOut, labels), run_time=0.3)
+        result, face_labels = matmul(self, left, right, before, matmul_products(flat, weight.T),
+                                     caption=self.say, one_by_one=1, names=("flattened", "Wᵀ", "· Wᵀ"))
+        self.play(FadeOut(left), FadeOut(right), FadeOut(face_labels), camera_turn(self, *FRONT_VIEW),
+                  result.animate.move_to([-0.6, 0.0, 0]).scale(RESULT_PITCH / result.pitch), run_time=1.4)
+        self.show_colorbar("x · Wᵀ", before)
+
+        self.step("bias")
+        self.say("+ bias: one row of 18, broadcast - the same row added to every token")
+        bias_row = result.like(bias[None, :], (float(bias.min()), float(bias.max())))
+        bias_row.next_to(result, UP, buff=0.9)
+        b_label = self.label(bias_row, "bias", bias.shape, RIGHT)
+        self.play(FadeIn(bias_row), FadeIn(b_label))
+        add_bias_rows(self, result, bias_row, output, (float(output.min()), float(output.max())))
+        self.show_colorbar("output", output)
+        words = self.word_labels(result, self.cfg.sentence)
+        label = self.label(result, "output", output.shape, DOWN)
+        self.say(f"the output: {output.shape[0]}×{output.shape[1]}, the same shape as stage 12's context vectors")
+        self.play(FadeIn(words), FadeIn(label), FadeOut(b_label), bias_row.animate.set_opacity(0.3))
