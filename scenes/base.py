@@ -30,7 +30,7 @@ from typing import ClassVar
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UL, UP, UR, FadeIn, FadeOut, FadeTransform, Group, ManimColor, Mobject,
+    DOWN, LEFT, RIGHT, UL, UP, UR, Group, ManimColor, Mobject,
     ThreeDScene, VGroup,
 )
 
@@ -38,6 +38,7 @@ from tensors import AttentionConfig, compute_trace
 
 from .components.camera import CubeCamera, view_angles
 from .components.colorbar import ColorBar
+from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
 from .components.labels import code_box, formula, note_text, tensor_label, title_text
 from .components.palette import DARK, HEADLIGHT, Lighting, Theme
@@ -45,7 +46,7 @@ from .components.palette import DARK, HEADLIGHT, Lighting, Theme
 __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
 
 FRAME_MARGIN = 0.3
-COLORBAR_X = 6.45
+COLORBAR_X = 6.35
 CLOSING_HOLD = 2.5
 
 
@@ -99,10 +100,24 @@ class StageScene(ThreeDScene):
     def construct(self):
         self.step("opening")
         header = self.header()
-        self.play(FadeIn(header, shift=0.2 * DOWN), run_time=0.8)
+        self.play(appear(header), run_time=0.8)
         self.storyboard()
         self.step("result")
         self.wait(CLOSING_HOLD)
+
+    def play(self, *args, **kwargs):
+        super().play(*args, **kwargs)
+        # Manim redraws, every frame, all mobjects from the first animated one
+        # onward in this list. Text rarely moves and is the costly part to
+        # draw; kept in front of the grids it lands in the cached static frame.
+        # Captions come last among the text: swapping one then redraws little.
+        self.mobjects.sort(key=self._draw_rank)
+
+    @staticmethod
+    def _draw_rank(mob: Mobject) -> int:
+        if isinstance(mob, CubeGrid):
+            return 2
+        return 1 if getattr(mob, "is_caption", False) else 0
 
     def storyboard(self) -> None:
         raise NotImplementedError(f"{type(self).__name__} must define storyboard()")
@@ -149,9 +164,9 @@ class StageScene(ThreeDScene):
         bar = ColorBar(name, value_range, self.theme).move_to([COLORBAR_X, -0.1, 0])
         self.fixed(bar)
         if self.colorbar is None:
-            self.play(FadeIn(bar), run_time=run_time)
+            self.play(appear(bar), run_time=run_time)
         else:
-            self.play(FadeTransform(self.colorbar, bar), run_time=run_time)
+            self.play(vanish(self.colorbar), appear(bar), run_time=run_time)
         self.colorbar = bar
         return bar
 
@@ -168,11 +183,12 @@ class StageScene(ThreeDScene):
     def say(self, text: str, run_time: float = 0.5, **kwargs) -> Mobject:
         """Replace the current caption with ``text``."""
         new = self.note(text, **kwargs)
+        new.is_caption = True
         old = getattr(self, "_caption", None)
         if old is not None:
-            self.play(FadeOut(old), FadeIn(new), run_time=run_time)
+            self.play(vanish(old), appear(new), run_time=run_time)
         else:
-            self.play(FadeIn(new), run_time=run_time)
+            self.play(appear(new), run_time=run_time)
         self._caption = new
         return new
 
@@ -186,6 +202,12 @@ class StageScene(ThreeDScene):
         mob.next_to(grid, direction, buff=buff)
         self.upright(mob)
         return mob
+
+    def relabel(self, old: Mobject, grid: Mobject, name: str, shape, direction=UP, buff=0.22):
+        """Swap a block's label for a new one (fade; text never morphs in 3D)."""
+        new = self.label(grid, name, shape, direction, buff)
+        self.play(vanish(old), appear(new), run_time=0.5)
+        return new
 
     def word_labels(self, grid: CubeGrid, words, side=LEFT, font_size: int = 18) -> Mobject:
         """One word beside each row of ``grid`` (rows are tokens)."""

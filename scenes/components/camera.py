@@ -7,8 +7,8 @@ a tensor that costs seconds a frame. :class:`CubeCamera` is Manim's
 
 1. projects all their cube corners with NumPy (the same rotation, focal
    distance and zoom as ``ThreeDCamera.project_points``);
-2. keeps the cubes on the surface of each block (inner ones are never seen)
-   but *keeps the gap walls*, so gaps look like gaps and not black lines;
+2. skips cubes enclosed by opaque neighbours (never seen) but *keeps the gap
+   walls* of the others, so gaps look like gaps and not black lines;
 3. keeps only faces turned to the camera (counter-clockwise on screen);
 4. sorts the cubes of all grids back to front (distance to the eye), so grids
    occlude one another correctly, also during an orbit;
@@ -32,15 +32,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from manim import ThreeDCamera
+from manim import ThreeDCamera, VMobject
 from manim.camera.camera import Camera
 
 from .cubegrid import FACES, CubeGrid
 from .palette import HEADLIGHT, Lighting
 
 __all__ = ["CubeCamera", "project_cube_faces", "view_angles"]
-
-_MIN_OPACITY = 1e-3
 
 
 def project_cube_faces(camera: ThreeDCamera, grids: list[CubeGrid], lighting: Lighting):
@@ -51,8 +49,7 @@ def project_cube_faces(camera: ThreeDCamera, grids: list[CubeGrid], lighting: Li
     """
     corners, rgb, alpha = [], [], []
     for grid in grids:
-        cells = grid.visible_cells
-        cells = cells[grid.cube_opacity[cells] > _MIN_OPACITY]
+        cells = grid.drawn_cells()
         if cells.size:
             corners.append(grid.cube_corners()[cells])
             rgb.append(grid.cube_rgb[cells])
@@ -101,6 +98,7 @@ class CubeCamera(ThreeDCamera):
 
     def __init__(self, *args: Any, lighting: Lighting = HEADLIGHT, **kwargs: Any):
         self.lighting = lighting
+        self._overlay_cache = None
         super().__init__(*args, **kwargs)
 
     def capture_mobjects(self, mobjects, **kwargs: Any) -> None:
@@ -109,9 +107,38 @@ class CubeCamera(ThreeDCamera):
         grids = [m for m in family if isinstance(m, CubeGrid)]
         if grids:
             self.display_cube_grids(grids, self.pixel_array)
-        others = [m for m in family if not isinstance(m, CubeGrid)]
+        overlay = [m for m in family if m in self.fixed_in_frame_mobjects and isinstance(m, VMobject)]
+        in_overlay = set(map(id, overlay))
+        others = [m for m in family if not isinstance(m, CubeGrid) and id(m) not in in_overlay]
         # Camera's, not ThreeDCamera's: the rotation matrix is already current
         Camera.capture_mobjects(self, others, include_submobjects=False)
+        if overlay:
+            self.display_overlay(overlay, self.pixel_array)
+
+    def display_overlay(self, vmobjects: list[VMobject], pixel_array: np.ndarray) -> None:
+        """Draw the fixed-in-frame text layer, reusing it while it is unchanged.
+
+        Titles, code lines, captions and the color bar sit still for most of a
+        scene, yet Manim redraws every glyph path at every frame (and again for
+        every cached static frame). The layer is drawn once into a transparent
+        image and composited ("over", premultiplied) until any of its mobjects
+        changes points or colors.
+        """
+        signature = tuple(
+            (id(m), hash(m.points.tobytes()), hash(m.fill_rgbas.tobytes()),
+             hash(m.stroke_rgbas.tobytes()))
+            for m in vmobjects
+        )
+        cached = self._overlay_cache
+        if cached is None or cached[0] != signature or cached[1].shape != pixel_array.shape:
+            layer = np.zeros_like(pixel_array)
+            self.display_multiple_vectorized_mobjects(vmobjects, layer)
+            self._overlay_cache = cached = (signature, layer, layer[..., 3:4].astype(np.uint16))
+        _, layer, alpha = cached
+        under = pixel_array.astype(np.uint16) * (255 - alpha) // 255
+        np.add(under, layer, out=under)
+        np.minimum(under, 255, out=under)
+        pixel_array[...] = under
 
     def display_cube_grids(self, grids: list[CubeGrid], pixel_array: np.ndarray) -> None:
         polygons, colors = project_cube_faces(self, grids, self.lighting)

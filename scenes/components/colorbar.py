@@ -23,7 +23,8 @@ def rgb_to_hex(rgb) -> str:
 
 BAR_HEIGHT = 3.6
 BAR_WIDTH = 0.26
-BAR_STEPS = 64  # bands; smooth to the eye at 1080p, cheap for Cairo
+TITLE_MAX_WIDTH = 1.25
+BAR_STOPS = 13  # gradient stops along the hue circle
 
 
 def format_value(value: float) -> str:
@@ -46,17 +47,18 @@ class ColorBar(VGroup):
 
     def __init__(self, name: str, value_range: tuple[float, float], theme: Theme = DARK):
         self.value_range = (float(value_range[0]), float(value_range[1]))
-        band = BAR_HEIGHT / BAR_STEPS
-        gradient = VGroup(*[
-            Rectangle(width=BAR_WIDTH, height=band * 1.02, stroke_width=0, fill_opacity=1.0,
-                      fill_color=rgb_to_hex(color)).move_to([0, BAR_HEIGHT / 2 - (i + 0.5) * band, 0])
-            for i, color in enumerate(rainbow(np.linspace(1.0, 0.0, BAR_STEPS)))
-        ])
+        # one rectangle, one cairo linear gradient: cheap to draw every frame
+        stops = [rgb_to_hex(c) for c in rainbow(np.linspace(0.0, 1.0, BAR_STOPS))]
+        gradient = Rectangle(width=BAR_WIDTH, height=BAR_HEIGHT, stroke_width=0)
+        gradient.set_fill(stops, opacity=1.0).set_sheen_direction(UP)
         frame = Rectangle(width=BAR_WIDTH, height=BAR_HEIGHT, stroke_color=theme.muted,
                           stroke_width=1).move_to(gradient)
         high = Text(format_value(self.value_range[1]), font=TEXT_FONT, font_size=18,
                     color=theme.ink).next_to(frame, UP, buff=0.1)
         low = Text(format_value(self.value_range[0]), font=TEXT_FONT, font_size=18,
                    color=theme.ink).next_to(frame, DOWN, buff=0.1)
-        title = Text(name, font=TEXT_FONT, font_size=20, color=theme.muted).next_to(high, UP, buff=0.1)
+        title = Text(name, font=TEXT_FONT, font_size=18, color=theme.muted)
+        if title.width > TITLE_MAX_WIDTH:
+            title.scale_to_fit_width(TITLE_MAX_WIDTH)
+        title.next_to(high, UP, buff=0.1)
         super().__init__(gradient, frame, high, low, title)

@@ -108,7 +108,6 @@ class CubeGrid(Mobject):
         self.gap = float(gap)
         self.cube_rgb = value_colors(self.values.reshape(-1), self.value_range)
         self.cube_opacity = np.ones(self.values.size)
-        self.visible_cells = self._surface_cells()
         super().__init__(**kwargs)
 
     # -- construction -------------------------------------------------------
@@ -152,13 +151,26 @@ class CubeGrid(Mobject):
         corners = CORNERS * self.cube_size
         self.points = (self.cell_offsets()[:, None, :] + corners[None]).reshape(-1, 3)
 
-    def _surface_cells(self) -> np.ndarray:
-        """Indices of cells on the outside of the block; inner ones are never seen."""
-        shape = self.grid_shape
-        inner = np.zeros(shape, dtype=bool)
-        if min(shape) >= 3:
-            inner[1:-1, 1:-1, 1:-1] = True
-        return np.flatnonzero(~inner.reshape(-1))
+    def drawn_cells(self) -> np.ndarray:
+        """Ids of the cells worth drawing this frame.
+
+        A cell is skipped when it is invisible (opacity ~0) or enclosed: all six
+        neighbours in the block are opaque, so it can never be seen. Gap walls
+        of surface cubes are kept. Computed from the current opacities, so a
+        lit slice inside a dimmed block is drawn whole.
+        """
+        opacity = self.cube_opacity.reshape(self.grid_shape)
+        shown = opacity > 1e-3
+        if min(self.grid_shape) >= 3:
+            opaque = opacity >= 0.999
+            enclosed = np.zeros_like(opaque)
+            enclosed[1:-1, 1:-1, 1:-1] = (
+                opaque[:-2, 1:-1, 1:-1] & opaque[2:, 1:-1, 1:-1]
+                & opaque[1:-1, :-2, 1:-1] & opaque[1:-1, 2:, 1:-1]
+                & opaque[1:-1, 1:-1, :-2] & opaque[1:-1, 1:-1, 2:]
+            )
+            shown &= ~enclosed
+        return np.flatnonzero(shown.reshape(-1))
 
     # -- geometry the scenes lay out by --------------------------------------
     def cube_corners(self) -> np.ndarray:
@@ -202,7 +214,6 @@ class CubeGrid(Mobject):
         part.points = self.cube_corners()[ids].reshape(-1, 3).copy()
         part.cube_rgb = self.cube_rgb[ids].copy()
         part.cube_opacity = self.cube_opacity[ids].copy()
-        part.visible_cells = part._surface_cells()
         return part
 
     def split(self, axis: int = 0) -> list["CubeGrid"]:

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, OUT, PI, RIGHT, UP, FadeIn, FadeOut, Group, LaggedStart, Mobject, Text,
+    DOWN, LEFT, OUT, PI, RIGHT, UP, Group, LaggedStart, Mobject, Text,
     UpdateFromAlphaFunc, ValueTracker, VGroup, smooth,
 )
 
 from .camera import view_angles
 from .cubegrid import CubeGrid
 from .labels import TEXT_FONT
+from .fades import InPlace, appear, vanish
 
 __all__ = [
     "turn", "camera_turn", "transpose_turn", "permute_last_two", "MatmulBox", "matmul",
@@ -39,7 +40,7 @@ SUM_FLATTEN = 0.04
 
 def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, **kwargs):
     """A rigid turn (plus an optional shift), not a straight-line morph."""
-    start = mob.copy()
+    start = mob.copy()  # one copy: the turn is recomputed from the start pose each frame
     about = np.asarray(mob.get_center() if about_point is None else about_point, dtype=float)
     shift = np.zeros(3) if shift is None else np.asarray(shift, dtype=float)
 
@@ -48,13 +49,14 @@ def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, **kwarg
         m.rotate(alpha * angle, axis=np.asarray(axis, float), about_point=about)
         m.shift(alpha * shift)
 
-    return UpdateFromAlphaFunc(mob, update, **kwargs)
+    return InPlace(mob, update, **kwargs)
 
 
 def camera_turn(scene, yaw: float, pitch: float, **kwargs):
     """Orbit the camera to (yaw, pitch) by interpolating those two angles."""
     start_yaw, start_pitch = getattr(scene, "current_view", scene.view)
-    tracker = ValueTracker(0.0)
+    # animating the camera's own tracker tells ThreeDScene that every mobject moves
+    tracker = scene.camera.phi_tracker
 
     def update(_, alpha):
         angles = view_angles(start_yaw + alpha * (yaw - start_yaw),
@@ -65,7 +67,9 @@ def camera_turn(scene, yaw: float, pitch: float, **kwargs):
         scene.current_view = (start_yaw + alpha * (yaw - start_yaw),
                               start_pitch + alpha * (pitch - start_pitch))
 
-    return UpdateFromAlphaFunc(tracker, update, **kwargs)
+    # remover: a tracker left in the scene would make Manim redraw everything
+    # in every later frame (ThreeDScene treats a present camera tracker as moving)
+    return InPlace(tracker, update, remover=True, **kwargs)
 
 
 def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1.6) -> CubeGrid:
@@ -185,17 +189,19 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
     labels = VGroup()
     if names:
         left_name, right_name, result_name = names
-        labels.add(scene.label(left, left_name, (m, k), LEFT),
-                   scene.label(right, right_name, (k, n), UP),
-                   scene.label(result, result_name, (m, n), DOWN, buff=0.35))
-        scene.play(FadeIn(labels), run_time=0.5)
+        for grid, name, shape, direction in ((left, left_name, (m, k), LEFT),
+                                             (right, right_name, (k, n), UP),
+                                             (result, result_name, (m, n), DOWN)):
+            if name:
+                labels.add(scene.label(grid, name, shape, direction, buff=0.3))
+        scene.play(appear(labels), run_time=0.5)
 
     def cell_step(rows, cols, index, text, run_time):
         say(text)
         scene.play(left.animate.highlight((0, rows)), right.animate.highlight((0, slice(None), cols)),
                    run_time=0.5 * run_time)
         pieces = interior.subgrid((slice(None), rows, cols))
-        scene.play(FadeIn(pieces), run_time=0.6 * run_time)
+        scene.play(appear(pieces), run_time=0.6 * run_time)
         _collapse(scene, pieces, result, index, box, 0.8 * run_time)
 
     for j in range(min(one_by_one, n)):
@@ -238,11 +244,11 @@ def broadcast_copies(scene, grid: CubeGrid, copies: int, counter_at, theme,
         copy = grid.copy().shift(head_axis * grid.pitch * h)
         text = Text(f"×{h + 1}", font=TEXT_FONT, font_size=30, color=theme.accent).move_to(counter_at)
         scene.camera.add_fixed_in_frame_mobjects(text)
-        anims = [FadeIn(copy, shift=head_axis * grid.pitch * 0.6)]
-        anims.append(FadeIn(text) if counter is None else counter.animate.become(text))
+        anims = [appear(copy), appear(text)]
+        if counter is not None:
+            anims.append(vanish(counter))
         scene.play(*anims, run_time=per_copy)
-        if counter is None:
-            counter = text
+        counter = text
         stack.append(copy)
     block_values = np.broadcast_to(grid.values[0], (copies,) + grid.values.shape[1:])
     block = grid.like(block_values, grid.value_range)
@@ -285,7 +291,7 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         if sum_labels and h == 0:
             label = sum_label(h, row)
             labels.add(label)
-            anims.append(FadeIn(label))
+            anims.append(appear(label))
         scene.play(*anims, run_time=0.8 * run_time)
 
     say("the same for every row at once")
@@ -302,7 +308,7 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         if sum_labels:
             new = [sum_label(h, r) for h, r in rest if h == 0]
             labels.add(*new)
-            anims += [FadeIn(t) for t in new]
+            anims += [appear(t) for t in new]
         scene.play(*anims, run_time=0.9 * run_time)
     scene.play(grid.animate.clear_highlight(), run_time=0.3 * run_time)
     return labels

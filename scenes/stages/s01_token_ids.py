@@ -1,10 +1,11 @@
 """Stage 1: the sentence becomes token ids through the dictionary."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, LaggedStart, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
+from scenes.components.fades import appear, vanish
 
 __all__ = ["TokenIds"]
 
@@ -42,8 +43,8 @@ class TokenIds(StageScene):
 
         self.step("sentence")
         self.say(f"the sentence: {len(words)} words")
-        self.play(LaggedStart(*[FadeIn(w, shift=0.2 * RIGHT) for w in word_mobs], lag_ratio=0.12))
-        self.play(FadeIn(dictionary), FadeIn(dict_title))
+        self.play(LaggedStart(*[appear(w) for w in word_mobs], lag_ratio=0.12))
+        self.play(appear(dictionary), appear(dict_title))
 
         self.step("lookup")
         self.say("each word is looked up: its id is its place in the dictionary")
@@ -62,11 +63,11 @@ class TokenIds(StageScene):
                           color=self.theme.accent, max_tip_length_to_length_ratio=0.08)
             self.fixed(arrow)
             run = 0.9 if row < 2 else 0.45
-            self.play(FadeIn(arrow), entry.animate.set_color(self.theme.accent), run_time=run * 0.5)
-            self.play(column.animate.set_cell_opacity(1.0, (0, row)), FadeIn(number),
+            self.play(appear(arrow), entry.animate.set_color(self.theme.accent), run_time=run * 0.5)
+            self.play(column.animate.set_cell_opacity(1.0, (0, row)), appear(number),
                       arrow.animate.set_opacity(0.0), entry.animate.set_color(self.theme.muted),
                       run_time=run * 0.6)
             self.remove(arrow)
-        label = self.label(column, "sentence", ids.shape, UP)
+        label = self.label(column, "sentence", ids.shape, UP, buff=0.35)
         self.say("8 token ids: one cube each, colored by the id")
-        self.play(FadeIn(label))
+        self.play(appear(label))

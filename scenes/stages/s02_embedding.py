@@ -1,9 +1,10 @@
 """Stage 2: nn.Embedding - each token id picks its row of the table."""
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
+from scenes.components.fades import appear, vanish
 
 __all__ = ["Embedding"]
 
@@ -32,14 +33,14 @@ class Embedding(StageScene):
 
         self.step("table")
         self.say("the table: one learned 16-number row per dictionary id")
-        self.play(FadeIn(table), FadeIn(row_names), FadeIn(table_label))
+        self.play(appear(table), appear(row_names), appear(table_label))
         self.show_colorbar("embedding", shared)
 
         self.step("lookup")
         self.say("each token id picks its row; the rows line up in sentence order")
         X.set_cell_opacity(0.0)
         self.add(X)
-        self.play(FadeIn(x_label), run_time=0.4)
+        self.play(appear(x_label), run_time=0.4)
         words = self.word_labels(X, self.cfg.sentence, side=RIGHT)
         for row, token in enumerate(ids):
             token = int(token)
@@ -47,7 +48,7 @@ class Embedding(StageScene):
             run = 1.0 if row < 2 else 0.5
             self.add(piece)
             self.play(table.animate.highlight((0, token)), run_time=0.3 * run)
-            self.play(piece.animate.align_cell((0, 0, 0), X.cell_center(row, 0)), FadeIn(words[row]),
+            self.play(piece.animate.align_cell((0, 0, 0), X.cell_center(row, 0)), appear(words[row]),
                       run_time=0.7 * run)
             X.set_cell_opacity(1.0, (0, row))
             self.remove(piece)

@@ -1,13 +1,16 @@
 """Stage 3: ω = X·Xᵀ, every token's dot product with every token."""
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
 
 from scenes.base import StageScene
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
+from scenes.components.fades import appear, vanish
 
 __all__ = ["Omega"]
+
+RESULT_SIZE = 3.2  # height of ω in the closing shot
 
 
 class Omega(StageScene):
@@ -29,21 +32,22 @@ class Omega(StageScene):
         xt_label = self.label(XT, "Xᵀ", x.T.shape)
         self.step("operands")
         self.say("X holds one row per token; Xᵀ is the same numbers, turned")
-        self.play(FadeIn(X), FadeIn(XT), FadeIn(x_label), FadeIn(xt_label))
+        self.play(appear(X), appear(XT), appear(x_label), appear(xt_label))
         self.show_colorbar("X", x)
         self.wait(0.5)
 
         self.step("matmul")
-        self.play(FadeOut(x_label), FadeOut(xt_label), run_time=0.4)
+        self.play(vanish(x_label), vanish(xt_label), run_time=0.4)
         omega, labels = matmul(self, X, XT, omega_values, matmul_products(x, x.T),
                                caption=self.say, names=("X", "Xᵀ", "ω"))
         self.show_colorbar("ω", omega_values)
 
         self.step("scores")
-        self.play(FadeOut(X), FadeOut(XT), FadeOut(labels), camera_turn(self, *FRONT_VIEW),
-                  omega.animate.move_to(0.3 * LEFT + 0.2 * DOWN), run_time=1.4)
+        self.play(vanish(X), vanish(XT), vanish(labels), camera_turn(self, *FRONT_VIEW),
+                  omega.animate.move_to(0.3 * LEFT + 0.2 * DOWN).scale(RESULT_SIZE / omega.height),
+                  run_time=1.4)
         rows = self.word_labels(omega, words)
         cols = self.column_words(omega, words)
-        title = self.label(omega, "ω", omega_values.shape, RIGHT, buff=0.9)
+        title = self.label(omega, "ω", omega_values.shape, RIGHT, buff=0.5)
         self.say("ω[i, j]: how strongly token i matches token j (before softmax)")
-        self.play(FadeIn(rows), FadeIn(cols), FadeIn(title))
+        self.play(appear(rows), appear(cols), appear(title))

@@ -1,11 +1,12 @@
 """Stage 4: softmax along each row of ω gives the attention weights."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, Square, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, Square, VGroup
 
 from tensors import softmax_steps
 from scenes.base import StageScene
 from scenes.components.motions import softmax_rows
+from scenes.components.fades import appear, vanish
 
 __all__ = ["SoftmaxRows"]
 
@@ -34,7 +35,7 @@ class SoftmaxRows(StageScene):
         label = self.label(grid, self.scores_name, scores.shape, UP)
         self.step("scores")
         self.say(f"the scores {self.scores_name}: row i = how token i matches every token")
-        self.play(FadeIn(grid), FadeIn(rows), FadeIn(label))
+        self.play(appear(grid), appear(rows), appear(label))
         self.show_colorbar(self.scores_name, scores)
         scores = self.show_scores(grid)
 
@@ -43,8 +44,7 @@ class SoftmaxRows(StageScene):
         softmax_rows(self, grid, softmax_steps(scores), weights_range,
                      explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme)
         self.show_colorbar("attention weights", weights)
-        new_label = self.label(grid, self.weights_name, weights.shape, UP)
-        self.play(label.animate.become(new_label))
+        self.relabel(label, grid, self.weights_name, weights.shape, UP)
         self.step("maxima")
         self.point_out_maxima(grid, weights)
 

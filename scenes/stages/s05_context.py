@@ -1,12 +1,15 @@
 """Stage 5: context vectors Z = A·X."""
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
+from scenes.components.fades import appear, vanish
 
 __all__ = ["ContextVectors", "MatmulStage"]
+
+RESULT_WIDTH, RESULT_HEIGHT = 5.2, 3.4  # the result's closing shot
 
 
 class MatmulStage(StageScene):
@@ -37,24 +40,26 @@ class MatmulStage(StageScene):
                   self.label(right, self.names[1], right_values.shape)]
         self.step("operands")
         self.say(self.intro)
-        self.play(FadeIn(left), FadeIn(right), *map(FadeIn, labels))
+        self.play(appear(left), appear(right), *map(appear, labels))
         self.show_colorbar(self.names[1], right_range)
         self.wait(0.4)
 
         self.step("matmul")
-        self.play(*map(FadeOut, labels), run_time=0.3)
+        self.play(*map(vanish, labels), run_time=0.3)
         result, face_labels = matmul(self, left, right, result_values,
                                      matmul_products(left_values, right_values),
                                      caption=self.say, names=self.names)
         self.show_colorbar(self.names[2], result_values)
         self.step("result")
-        self.play(FadeOut(left), FadeOut(right), FadeOut(face_labels), camera_turn(self, *FRONT_VIEW),
-                  result.animate.move_to(0.8 * LEFT + 0.1 * DOWN).scale(1.25), run_time=1.4)
+        self.play(vanish(left), vanish(right), vanish(face_labels), camera_turn(self, *FRONT_VIEW),
+                  result.animate.move_to(0.8 * LEFT + 0.1 * DOWN).scale(
+                      min(RESULT_WIDTH / result.width, RESULT_HEIGHT / result.height)),
+                  run_time=1.4)
         extras = [self.label(result, self.names[2], result_values.shape, UP)]
         if self.result_rows_are_tokens:
             extras.append(self.word_labels(result, self.cfg.sentence))
         self.say(self.outro)
-        self.play(*map(FadeIn, extras))
+        self.play(*map(appear, extras))
         self.compare(result)
 
     def compare(self, result):
@@ -64,7 +69,7 @@ class MatmulStage(StageScene):
         other = self.grid(values, cube_size=0.12, gap=0.03)
         other.next_to(result, RIGHT, buff=1.0)
         caption = self.label(other, self.compare_name, values.shape, DOWN)
-        self.play(FadeIn(other), FadeIn(caption))
+        self.play(appear(other), appear(caption))
 
 
 class ContextVectors(MatmulStage):

@@ -1,8 +1,9 @@
 """Stage 6: the projection matrices U_query, U_key, U_value."""
 
-from manim import DOWN, LEFT, RIGHT, UP, Brace, FadeIn, VGroup
+from manim import DOWN, LEFT, PI, RIGHT, UP, Brace
 
 from scenes.base import StageScene
+from scenes.components.fades import appear, vanish
 
 __all__ = ["ProjectionMatrices"]
 
@@ -17,30 +18,30 @@ class ProjectionMatrices(StageScene):
     def storyboard(self):
         keys = ("s06_U_query", "s06_U_key", "s06_U_value")
         names = ("U_query", "U_key", "U_value")
-        grids = [self.grid(self.trace[k], cube_size=0.17, gap=0.035) for k in keys]
-        for grid, x in zip(grids, (-4.1, -0.6, 2.9)):
+        grids = [self.grid(self.trace[k], cube_size=0.15, gap=0.032) for k in keys]
+        for grid, x in zip(grids, (-3.6, -0.5, 2.6)):
             grid.move_to([x, -0.35, 0])
         labels = [self.label(g, n, self.trace[k].shape, UP) for g, n, k in zip(grids, names, keys)]
         self.step("matrices")
         self.say("three learned matrices (here torch.rand), one each for queries, keys, values")
         for grid, label in zip(grids, labels):
-            self.play(FadeIn(grid), FadeIn(label), run_time=0.7)
+            self.play(appear(grid), appear(label), run_time=0.7)
         self.show_colorbar("U_query", self.trace[keys[0]])
 
         self.step("shapes")
         d, d_k, d_v = self.cfg.d, self.cfg.d_k, self.cfg.d_v
         rows_brace = Brace(grids[0], LEFT, buff=0.08, color=self.theme.accent)
         rows_text = self.note(f"d_k = d+1 = {d_k}", font_size=20, color=self.theme.accent)
-        rows_text.next_to(rows_brace, LEFT, buff=0.1)
+        rows_text.rotate(PI / 2).next_to(rows_brace, LEFT, buff=0.1)
         cols_brace = Brace(grids[0], DOWN, buff=0.08, color=self.theme.accent)
         cols_text = self.note(f"d = {d}", font_size=20, color=self.theme.accent)
         cols_text.next_to(cols_brace, DOWN, buff=0.08)
         v_brace = Brace(grids[2], RIGHT, buff=0.08, color=self.theme.accent)
         v_text = self.note(f"d_v = d+2 = {d_v}", font_size=20, color=self.theme.accent)
-        v_text.next_to(v_brace, RIGHT, buff=0.1)
+        v_text.rotate(-PI / 2).next_to(v_brace, RIGHT, buff=0.1)
         self.say(f"d_k = {d_k} and d_v = {d_v} differ from d = {d} only so that every axis has its own length")
-        self.play(FadeIn(rows_brace), FadeIn(rows_text), FadeIn(cols_brace), FadeIn(cols_text))
-        self.play(FadeIn(v_brace), FadeIn(v_text))
+        self.play(appear(rows_brace), appear(rows_text), appear(cols_brace), appear(cols_text))
+        self.play(appear(v_brace), appear(v_text))
         for grid, name, key in zip(grids[1:], names[1:], keys[1:]):
             self.play(*[g.animate.set_opacity(1.0 if g is grid else 0.35) for g in grids], run_time=0.5)
             self.show_colorbar(name, self.trace[key])

@@ -1,12 +1,17 @@
 """Stages 7-9: Q, K, V = (U · Xᵀ)ᵀ - one storyboard, three tensors."""
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul, transpose_turn
+from scenes.components.fades import appear, vanish
 
 __all__ = ["Queries", "ProjectionStage"]
+
+RESULT_PITCH = 0.2
+RESULT_CENTER = np.array([-0.6, 0.2, 0.0])
 
 
 class ProjectionStage(StageScene):
@@ -29,27 +34,32 @@ class ProjectionStage(StageScene):
         labels = [self.label(left, self.weight_name, u.shape), self.label(right, "Xᵀ", x.T.shape)]
         self.step("operands")
         self.say(f"project every token (a column of Xᵀ) with {self.weight_name}")
-        self.play(FadeIn(left), FadeIn(right), *map(FadeIn, labels))
+        self.play(appear(left), appear(right), *map(appear, labels))
         self.show_colorbar(self.weight_name, u)
 
         self.step("matmul")
-        self.play(*map(FadeOut, labels), run_time=0.3)
+        self.play(*map(vanish, labels), run_time=0.3)
         product, face_labels = matmul(self, left, right, before, matmul_products(u, x.T),
                                       caption=self.say, one_by_one=1,
                                       names=(self.weight_name, "Xᵀ", f"{self.weight_name}·Xᵀ"))
         self.show_colorbar(self.result_name.split()[0], result_values)
-        self.play(FadeOut(left), FadeOut(right), FadeOut(face_labels), camera_turn(self, *FRONT_VIEW),
-                  product.animate.move_to(1.5 * LEFT + 1.0 * UP).scale(1.3), run_time=1.4)
+        # park the product so that, once turned, the result sits centred
+        target = product.copy().scale(RESULT_PITCH / product.pitch)
+        rows, cols = result_values.shape
+        corner = RESULT_CENTER + RESULT_PITCH * np.array([-(cols - 1) / 2, (rows - 1) / 2, 0.0])
+        target.align_cell((0, 0, 0), corner)
+        self.play(vanish(left), vanish(right), vanish(face_labels), camera_turn(self, *FRONT_VIEW),
+                  product.animate.become(target), run_time=1.4)
         shape_label = self.label(product, f"{self.weight_name}·Xᵀ", before.shape, LEFT)
-        self.play(FadeIn(shape_label), run_time=0.4)
+        self.play(appear(shape_label), run_time=0.4)
 
         self.step("transpose")
         self.say(f".T: the block turns about its diagonal - one row per token, one {self.role} each")
-        self.play(FadeOut(shape_label), run_time=0.3)
+        self.play(vanish(shape_label), run_time=0.3)
         result = transpose_turn(self, product, result_values)
         words = self.word_labels(result, self.cfg.sentence)
         label = self.label(result, self.result_name, result_values.shape, UP)
-        self.play(FadeIn(words), FadeIn(label))
+        self.play(appear(words), appear(label))
 
 
 class Queries(ProjectionStage):

@@ -1,9 +1,10 @@
 """Stage 11: divide by √d_k, then softmax along rows; compare with stage 4."""
 
 import numpy as np
-from manim import DOWN, RIGHT, FadeIn
+from manim import DOWN, RIGHT
 
 from scenes.stages.s04_softmax import SoftmaxRows
+from scenes.components.fades import appear, vanish
 
 __all__ = ["ScaledSoftmax"]
 
@@ -31,4 +32,4 @@ class ScaledSoftmax(SoftmaxRows):
         other = self.grid(basic, cube_size=0.13, gap=0.03).next_to(grid, RIGHT, buff=1.4)
         label = self.label(other, "stage 4", basic.shape, DOWN)
         self.say("compare stage 4: learned projections spread the attention differently")
-        self.play(FadeIn(other), FadeIn(label))
+        self.play(appear(other), appear(label))

@@ -1,11 +1,12 @@
 """Stage 13: the multi-head projection tensors, the head axis in depth."""
 
 import numpy as np
-from manim import DOWN, LEFT, OUT, RIGHT, UP, Arrow, FadeIn, VGroup
+from manim import DOWN, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
 from scenes.components.motions import camera_turn
+from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadProjections"]
 
@@ -30,7 +31,7 @@ class MultiheadProjections(StageScene):
                   for b, n, k in zip(blocks, names, keys)]
         self.step("blocks")
         self.say(f"one projection matrix per head, stacked along a new first axis: h = {heads}")
-        self.play(*[FadeIn(b) for b in blocks], *[FadeIn(l) for l in labels], run_time=1.2)
+        self.play(*[appear(b) for b in blocks], *[appear(l) for l in labels], run_time=1.2)
         self.show_colorbar("U_query (all heads)", self.trace[keys[0]])
 
         self.step("orbit")
@@ -44,7 +45,7 @@ class MultiheadProjections(StageScene):
             counter.add(text)
         self.upright(*counter)
         self.play(camera_turn(self, 1.05, 0.3), run_time=2.4)
-        self.play(FadeIn(counter, lag_ratio=0.2), run_time=1.2)
+        self.play(LaggedStart(*map(appear, counter), lag_ratio=0.2), run_time=1.2)
         self.say("each head has its own 17×16 query, 17×16 key and 18×16 value matrix")
         self.wait(1.0)
         self.play(camera_turn(self, *self.view), counter.animate.set_opacity(0.0), run_time=2.0)

@@ -1,9 +1,10 @@
 """Stages 14-16: multi-head Q, K, V by broadcasting Xᵀ across the heads."""
 
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+from manim import DOWN, LEFT, RIGHT, UP
 
 from scenes.base import StageScene
 from scenes.components.motions import batched_results, broadcast_copies, permute_last_two
+from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadQueries", "MultiheadProjectionStage"]
 
@@ -32,14 +33,13 @@ class MultiheadProjectionStage(StageScene):
         x_label = self.label(xt, "Xᵀ", x.T.shape, DOWN, buff=0.35)
         self.step("operands")
         self.say(f"{self.weight_name} has {heads} heads; Xᵀ is a single 2D matrix")
-        self.play(FadeIn(weight), FadeIn(xt), FadeIn(w_label), FadeIn(x_label))
+        self.play(appear(weight), appear(xt), appear(w_label), appear(x_label))
         self.show_colorbar(self.weight_name.replace("multihead_", ""), u)
 
         self.step("broadcast")
         self.say(f"broadcasting: Xᵀ is copied along the head axis, once per head")
         stack, counter = broadcast_copies(self, xt, heads, [-0.6, 2.2, 0], self.theme)
-        self.play(x_label.animate.become(self.label(stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN, buff=0.35)),
-                  run_time=0.5)
+        self.relabel(x_label, stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN, buff=0.35)
 
         self.step("batched matmul")
         self.say(f"batched matmul: head h of {self.weight_name} times copy h of Xᵀ")
@@ -48,7 +48,7 @@ class MultiheadProjectionStage(StageScene):
                                       weight.cell_center(0, 0, 0)[2]])
         r_label = self.label(result, "U·Xᵀ", before.shape, DOWN, buff=0.35)
         batched_results(self, [weight, stack], result)
-        self.play(FadeIn(r_label), FadeOut(counter), run_time=0.4)
+        self.play(appear(r_label), vanish(counter), run_time=0.4)
         self.show_colorbar(self.result_name, before)
         self.finish(result, r_label)
 
@@ -56,9 +56,9 @@ class MultiheadProjectionStage(StageScene):
         final = self.trace[self.result_key]
         self.step("transpose")
         self.say(f"{self.transpose_code}: every head's slice turns about its diagonal")
-        self.play(FadeOut(r_label), run_time=0.3)
+        self.play(vanish(r_label), run_time=0.3)
         turned = permute_last_two(self, result, final)
-        self.play(FadeIn(self.label(turned, self.result_name, final.shape, DOWN, buff=0.35)))
+        self.play(appear(self.label(turned, self.result_name, final.shape, DOWN, buff=0.35)))
         self.say(f"{self.result_name}: {final.shape[0]} heads × {final.shape[1]} tokens × {final.shape[2]}")
 
 

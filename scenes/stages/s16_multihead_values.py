@@ -19,5 +19,4 @@ class MultiheadValues(MultiheadProjectionStage):
 
     def finish(self, result, r_label):
         self.say("multihead_values: 9×18×8 - kept like this until stage 19 turns it")
-        shape = self.trace[self.result_key].shape
-        self.play(r_label.animate.become(self.label(result, self.result_name, shape, DOWN, buff=0.35)))
+        self.relabel(r_label, result, self.result_name, self.trace[self.result_key].shape, DOWN, buff=0.35)

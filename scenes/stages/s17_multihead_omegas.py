@@ -1,11 +1,12 @@
 """Stage 17: per-head scores Q · Kᵀ, one matmul per head."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, LaggedStart, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
 from scenes.components.motions import FRONT_VIEW, batched_results, camera_turn
+from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadOmegas", "spread_heads"]
 
@@ -31,7 +32,7 @@ def spread_heads(scene, block, columns: int = 3, scale: float = 1.0, center=None
     tags = VGroup(*[note_text(f"head {h}", scene.theme, font_size=16, color=scene.theme.muted)
                     .next_to(s, UP, buff=0.08) for h, s in enumerate(slices)])
     scene.fixed(*tags)
-    scene.play(FadeIn(tags), run_time=0.5)
+    scene.play(appear(tags), run_time=0.5)
     return slices, tags
 
 
@@ -59,19 +60,19 @@ class MultiheadOmegas(StageScene):
                   self.label(keys_t, "keys.swapaxes(1, 2)", (k.shape[0], k.shape[2], k.shape[1]), DOWN, buff=0.35)]
         self.step("operands")
         self.say("per head: the queries and the keys turned, Kᵀ")
-        self.play(FadeIn(queries), FadeIn(keys_t), *map(FadeIn, labels))
+        self.play(appear(queries), appear(keys_t), *map(appear, labels))
         self.show_colorbar("multihead_queries", q)
 
         self.step("batched matmul")
         self.say("one 8×17 · 17×8 matmul per head, all heads at once")
         batched_results(self, [queries, keys_t], result)
         r_label = self.label(result, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
-        self.play(FadeIn(r_label), run_time=0.4)
+        self.play(appear(r_label), run_time=0.4)
         self.show_colorbar("multihead_omegas", omegas)
 
         self.step("heads")
         self.say("side by side: every head scores the tokens differently (compare stage 10)")
-        self.play(FadeOut(queries), FadeOut(keys_t), *map(FadeOut, labels), FadeOut(r_label), run_time=0.6)
+        self.play(vanish(queries), vanish(keys_t), *map(vanish, labels), vanish(r_label), run_time=0.6)
         self.spread(result)
 
     def spread(self, result):

@@ -1,12 +1,13 @@
 """Stage 18: scale and softmax along the rows of every head."""
 
 import numpy as np
-from manim import DOWN, FadeIn
+from manim import DOWN
 
 from tensors import softmax_steps
 from scenes.base import StageScene
 from scenes.components.motions import softmax_rows
 from scenes.stages.s17_multihead_omegas import spread_heads
+from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadSoftmax"]
 
@@ -27,7 +28,7 @@ class MultiheadSoftmax(StageScene):
         label = self.label(block, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
         self.step("scores")
         self.say(f"the scores of all {self.cfg.heads} heads")
-        self.play(FadeIn(block), FadeIn(label))
+        self.play(appear(block), appear(label))
         self.show_colorbar("multihead_omegas", omegas)
         self.play(label.animate.set_opacity(0.0), run_time=0.3)
         slices, tags = spread_heads(self, block, scale=1.05, center=[-0.4, -0.35, 0])

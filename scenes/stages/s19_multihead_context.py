@@ -1,9 +1,10 @@
 """Stage 19: per-head context: weights · values (values permuted first)."""
 
-from manim import DOWN, FadeIn, FadeOut
+from manim import DOWN
 
 from scenes.base import StageScene
 from scenes.components.motions import batched_results, permute_last_two
+from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadContext"]
 
@@ -22,30 +23,30 @@ class MultiheadContext(StageScene):
         values = self.trace["s16_multihead_values"]
         permuted = self.trace["s19_multihead_values_permuted"]
         context = self.trace["s19_multihead_context_vectors"]
-        size = dict(cube_size=0.12, gap=0.03)
-        w = self.grid(weights, **size).move_to([-4.2, 0.0, 0])
-        v = self.grid(values, **size).move_to([-0.6, 0.0, 0])
+        size = dict(cube_size=0.1, gap=0.025)
+        w = self.grid(weights, **size).move_to([-4.6, 0.0, 0])
+        v = self.grid(values, **size).move_to([-1.4, 0.0, 0])
         v.align_cell((0, 0, 0), [v.cell_center(0, 0)[0], w.cell_center(0, 0, 0)[1], w.cell_center(0, 0, 0)[2]])
         w_label = self.label(w, "attention weights", weights.shape, DOWN, buff=0.35)
         v_label = self.label(v, "multihead_values", values.shape, DOWN, buff=0.35)
         self.step("operands")
         self.say("weights 9×8×8 and values 9×18×8: the shapes do not fit yet")
-        self.play(FadeIn(w), FadeIn(v), FadeIn(w_label), FadeIn(v_label))
+        self.play(appear(w), appear(v), appear(w_label), appear(v_label))
         self.show_colorbar("multihead_values", values)
 
         self.step("permute")
         self.say("permute(0, 2, 1): each head's value slice turns, 18×8 → 8×18")
-        self.play(FadeOut(v_label), run_time=0.3)
+        self.play(vanish(v_label), run_time=0.3)
         v = permute_last_two(self, v, permuted)
         v_label = self.label(v, "values permuted", permuted.shape, DOWN, buff=0.35)
-        self.play(FadeIn(v_label), run_time=0.4)
+        self.play(appear(v_label), run_time=0.4)
 
         self.step("batched matmul")
         self.say("per head: 8×8 weights · 8×18 values = 8×18 context")
-        result = self.grid(context, **size).move_to([3.4, 0.0, 0])
+        result = self.grid(context, **size).move_to([3.6, 0.0, 0])
         result.align_cell((0, 0, 0), [result.cell_center(0, 0)[0], w.cell_center(0, 0, 0)[1],
                                       w.cell_center(0, 0, 0)[2]])
         batched_results(self, [w, v], result)
-        self.play(FadeIn(self.label(result, "multihead_context_vectors", context.shape, DOWN, buff=0.35)))
+        self.play(appear(self.label(result, "multihead_context_vectors", context.shape, DOWN, buff=0.35)))
         self.show_colorbar("context (all heads)", context)
         self.say("one 8×18 context matrix per head")

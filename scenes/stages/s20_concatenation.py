@@ -1,10 +1,11 @@
 """Stage 20: the heads slide side by side into one 8×162 matrix."""
 
-from manim import DOWN, UP, FadeIn, VGroup
+from manim import DOWN, UP, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
 from scenes.components.motions import FRONT_VIEW, camera_turn, concat_heads
+from scenes.components.fades import appear, vanish
 
 __all__ = ["Concatenation"]
 
@@ -28,7 +29,7 @@ class Concatenation(StageScene):
         label = self.label(block, "multihead_context_vectors", context.shape, DOWN, buff=0.35)
         self.step("heads")
         self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix")
-        self.play(FadeIn(block), FadeIn(label))
+        self.play(appear(block), appear(label))
         self.show_colorbar("context (all heads)", context)
 
         self.step("concatenate")
@@ -41,8 +42,7 @@ class Concatenation(StageScene):
         tags = VGroup(*[note_text(f"h{h}", self.theme, font_size=14, color=self.theme.muted)
                         .next_to(s, UP, buff=0.1) for h, s in enumerate(slices)])
         self.fixed(*tags)
-        words = self.word_labels(slices[0], self.cfg.sentence, font_size=14)
-        self.play(FadeIn(tags), FadeIn(words))
+        self.play(appear(tags))
         final = self.label(slices[len(slices) // 2], "multihead_flattened", flattened.shape, DOWN, buff=0.4)
-        self.play(FadeIn(final))
+        self.play(appear(final))
         self.say(f"one row per token, {heads * d_v} numbers: the heads stay visible as blocks")

@@ -1,11 +1,12 @@
 """Stage 21: Linear(162, 18) - matmul with Wᵀ, then the bias on every row."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut
+from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.motions import FRONT_VIEW, add_bias_rows, camera_turn, matmul
+from scenes.components.fades import appear, vanish
 
 __all__ = ["LinearProjection"]
 
@@ -34,14 +35,14 @@ class LinearProjection(StageScene):
                   self.label(right, "Wᵀ = linear.weight.T", weight.T.shape, LEFT)]
         self.step("operands")
         self.say(f"the concatenated heads ({flat.shape[0]}×{flat.shape[1]}) and the weight, turned")
-        self.play(FadeIn(left), FadeIn(right), *map(FadeIn, labels))
+        self.play(appear(left), appear(right), *map(appear, labels))
         self.show_colorbar("linear.weight", weight)
 
         self.step("matmul")
-        self.play(*map(FadeOut, labels), run_time=0.3)
+        self.play(*map(vanish, labels), run_time=0.3)
         result, face_labels = matmul(self, left, right, before, matmul_products(flat, weight.T),
-                                     caption=self.say, one_by_one=1, names=("flattened", "Wᵀ", "· Wᵀ"))
-        self.play(FadeOut(left), FadeOut(right), FadeOut(face_labels), camera_turn(self, *FRONT_VIEW),
+                                     caption=self.say, one_by_one=1, names=("flattened", "Wᵀ", None))
+        self.play(vanish(left), vanish(right), vanish(face_labels), camera_turn(self, *FRONT_VIEW),
                   result.animate.move_to([-0.6, 0.0, 0]).scale(RESULT_PITCH / result.pitch), run_time=1.4)
         self.show_colorbar("x · Wᵀ", before)
 
@@ -50,10 +51,10 @@ class LinearProjection(StageScene):
         bias_row = result.like(bias[None, :], (float(bias.min()), float(bias.max())))
         bias_row.next_to(result, UP, buff=0.9)
         b_label = self.label(bias_row, "bias", bias.shape, RIGHT)
-        self.play(FadeIn(bias_row), FadeIn(b_label))
+        self.play(appear(bias_row), appear(b_label))
         add_bias_rows(self, result, bias_row, output, (float(output.min()), float(output.max())))
         self.show_colorbar("output", output)
         words = self.word_labels(result, self.cfg.sentence)
         label = self.label(result, "output", output.shape, DOWN)
         self.say(f"the output: {output.shape[0]}×{output.shape[1]}, the same shape as stage 12's context vectors")
-        self.play(FadeIn(words), FadeIn(label), FadeOut(b_label), bias_row.animate.set_opacity(0.3))
+        self.play(appear(words), appear(label), vanish(b_label), bias_row.animate.set_opacity(0.3))

@@ -1,0 +1,69 @@
+"""Copy-free fades.
+
+Manim's ``FadeIn``/``FadeOut`` deep-copy the mobject two or three times; a
+line of ``Text`` costs ~0.1 s a copy, which made captions and labels the
+largest cost of a render. These fades scale the opacities in place instead,
+so they cost nothing but the frames. They work on any mix of VMobjects and
+cube grids (a ``Group``), and restore the exact original opacities.
+
+Examples
+--------
+>>> from manim import Square
+>>> anim = appear(Square())
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import Mobject, UpdateFromAlphaFunc
+
+from .cubegrid import CubeGrid
+
+__all__ = ["appear", "vanish", "InPlace"]
+
+_RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
+
+
+def _opacity_setter(mob: Mobject):
+    """A function alpha -> None that scales every family member's opacity."""
+    members = []
+    for part in mob.get_family():
+        if isinstance(part, CubeGrid):
+            members.append((part, "cube_opacity", part.cube_opacity.copy()))
+        for field in _RGBA_FIELDS:
+            rgbas = getattr(part, field, None)
+            if isinstance(rgbas, np.ndarray) and rgbas.size:
+                members.append((part, field, rgbas[:, 3].copy()))
+
+    def set_alpha(alpha: float) -> None:
+        for part, field, original in members:
+            if field == "cube_opacity":
+                part.cube_opacity = original * alpha
+            else:
+                getattr(part, field)[:, 3] = original * alpha
+
+    return set_alpha
+
+
+class InPlace(UpdateFromAlphaFunc):
+    """``UpdateFromAlphaFunc`` without the starting copy Manim makes by default.
+
+    The update functions here compute everything from state captured when the
+    animation is built, so the copy is never read.
+    """
+
+    def create_starting_mobject(self) -> Mobject:
+        return Mobject()
+
+
+def appear(mob: Mobject, **kwargs) -> InPlace:
+    """Fade ``mob`` in from transparent to its own opacities."""
+    set_alpha = _opacity_setter(mob)
+    return InPlace(mob, lambda _, alpha: set_alpha(alpha), **kwargs)
+
+
+def vanish(mob: Mobject, **kwargs) -> InPlace:
+    """Fade ``mob`` out and remove it from the scene."""
+    set_alpha = _opacity_setter(mob)
+    kwargs.setdefault("remover", True)
+    return InPlace(mob, lambda _, alpha: set_alpha(1.0 - alpha), **kwargs)

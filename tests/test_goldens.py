@@ -1,0 +1,71 @@
+"""Last-frame goldens: engine components and every stage."""
+
+import numpy as np
+import pytest
+from manim import LEFT, RIGHT, UP, Text, ThreeDScene
+
+from golden import check_golden, last_frame
+from scenes import stage_registry
+from scenes.components.camera import CubeCamera, view_angles
+from scenes.components.cubegrid import CubeGrid
+from tensors import AttentionConfig, compute_trace
+
+TRACE = compute_trace(AttentionConfig())
+
+
+class GridScene(ThreeDScene):
+    """One grid (or a few) on the cube camera, a mild 3D view."""
+
+    values = TRACE["s02_embedded_sentence"]
+    highlight = None
+    caption = None
+
+    def __init__(self, **kwargs):
+        super().__init__(camera_class=CubeCamera, **kwargs)
+
+    def construct(self):
+        self.set_camera_orientation(**view_angles(0.35, 0.3))
+        grid = CubeGrid(self.values, cube_size=0.3, gap=0.06)
+        if self.highlight is not None:
+            grid.highlight(self.highlight)
+        self.add(grid)
+        if self.caption:
+            text = Text(self.caption, font_size=40).next_to(grid, UP)
+            self.add_fixed_in_frame_mobjects(text)
+
+
+class Vector1D(GridScene):
+    values = TRACE["s01_sentence"].astype(float)
+
+
+class Matrix2D(GridScene):
+    pass
+
+
+class Block3D(GridScene):
+    values = TRACE["s16_multihead_values"]
+
+
+class HighlightedRow(GridScene):
+    highlight = (0, 2)
+
+
+class GridWithText(GridScene):
+    caption = "X  8×16"
+
+
+@pytest.mark.parametrize("scene", [Vector1D, Matrix2D, Block3D, HighlightedRow, GridWithText],
+                         ids=lambda s: s.__name__)
+def test_component_golden(scene, tmp_path):
+    check_golden(f"component_{scene.__name__}", last_frame(scene, tmp_path))
+
+
+@pytest.mark.parametrize("number", range(1, 22))
+def test_stage_golden(number, tmp_path):
+    stage = stage_registry()[number]
+    check_golden(f"stage_{number:02d}_{stage.slug}", last_frame(stage, tmp_path))
+
+
+def test_frames_are_not_blank(tmp_path):
+    frame = last_frame(Matrix2D, tmp_path)
+    assert frame.std() > 10  # colored cubes on a dark background

@@ -1,0 +1,78 @@
+"""Real renders through the command line (slow; run in CI)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+from manim import tempconfig
+
+from scenes import stage_registry
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
+
+
+def scene_duration(number, tmp_path) -> float:
+    """The stage's length in seconds, from Manim itself with animations skipped."""
+    with tempconfig({"media_dir": str(tmp_path / "probe"), "write_to_movie": False,
+                     "save_last_frame": True, "pixel_width": 64, "pixel_height": 36,
+                     "verbosity": "ERROR", "progress_bar": "none"}):
+        scene = stage_registry()[number]()
+        scene.render()
+        return scene.renderer.time
+
+
+def frames(path):
+    with av.open(str(path)) as container:
+        stream = container.streams.video[0]
+        images = [f.to_ndarray(format="rgb24") for f in container.decode(stream)]
+        return images, float(stream.average_rate)
+
+
+def test_render_two_scenes_through_the_cli(tmp_path):
+    out = tmp_path / "videos"
+    result = subprocess.run(
+        [sys.executable, "render.py", "render", "1", "6", "--quality", "low", "--jobs", "2",
+         "--out-dir", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    written = [Path(line) for line in result.stdout.split()]
+    assert [p.name for p in written] == ["01_token_ids.mp4", "06_projections.mp4"]
+    assert sorted(p.name for p in out.iterdir()) == ["01_token_ids.mp4", "06_projections.mp4"]
+    for path, number in zip(written, (1, 6)):
+        images, fps = frames(path)
+        assert fps == 15 and images[0].shape == (480, 854, 3)
+        assert len(images) / fps == pytest.approx(scene_duration(number, tmp_path), abs=2 / fps)
+        first, middle, last = images[0], images[len(images) // 2], images[-1]
+        assert np.abs(first.astype(int) - middle).mean() > 1.0  # something happens
+        assert np.abs(middle.astype(int) - last).mean() > 1.0
+        # the closing hold: the last second does not change
+        assert np.abs(images[-1].astype(int) - images[-int(fps)]).mean() < 0.5
+
+
+def test_png_still_and_failed_scene_leave_no_partial_file(tmp_path):
+    out = tmp_path / "stills"
+    result = subprocess.run(
+        [sys.executable, "render.py", "render", "6", "--format", "png", "--out-dir", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert [p.name for p in out.iterdir()] == ["06_projections.png"]
+
+
+def test_interrupt_leaves_no_partial_video(tmp_path):
+    out = tmp_path / "videos"
+    process = subprocess.Popen(
+        [sys.executable, "render.py", "render", "3", "--jobs", "1", "--out-dir", str(out)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(12)
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode != 0
+    assert not (out / "03_omega.mp4").exists()
+    assert [p.name for p in out.iterdir()] == []

@@ -1,0 +1,45 @@
+"""Every stage builds and declares itself properly (no rendering)."""
+
+import pytest
+
+from scenes import StageScene, stage_registry
+from scenes.base import StageRegistryError
+from tensors import AttentionConfig
+
+REGISTRY = stage_registry()
+
+
+def test_numbers_are_1_to_21_contiguous_and_unique():
+    assert list(REGISTRY) == list(range(1, 22))
+    assert len({s.slug for s in REGISTRY.values()}) == 21
+
+
+@pytest.mark.parametrize("number", range(1, 22))
+def test_stage_declares_what_it_shows(number):
+    stage = REGISTRY[number]
+    assert issubclass(stage, StageScene) and stage.number == number
+    assert stage.slug and stage.title and stage.summary and stage.code
+    scene = stage()
+    scene.setup()
+    assert scene.trace["s01_sentence"].shape == (8,)
+    text = scene.code_text()
+    assert "{" not in text or "}" not in text.split("{", 1)[1]
+
+
+def test_a_second_class_with_a_taken_number_is_refused():
+    with pytest.raises(StageRegistryError, match="declared twice"):
+        type("Impostor", (StageScene,), {"number": 3})
+
+
+def test_code_lines_follow_the_configuration():
+    stage = REGISTRY[1]
+    scene = stage()
+    scene.setup()
+    assert "[0, 7, 1, 2, 5, 6, 4, 3]" in scene.code_text()
+    try:
+        stage.attention_config = AttentionConfig.from_text("I love Transformers")
+        scene = stage()
+        scene.setup()
+        assert "[0, 2, 1]" in scene.code_text()
+    finally:
+        stage.attention_config = AttentionConfig()
