@@ -23,7 +23,7 @@ def rgb_to_hex(rgb) -> str:
 
 BAR_HEIGHT = 3.6
 BAR_WIDTH = 0.26
-TITLE_MAX_WIDTH = 1.25
+TITLE_MAX_WIDTH = 1.3
 BAR_STOPS = 13  # gradient stops along the hue circle
 
 

@@ -43,7 +43,7 @@ class SoftmaxRows(StageScene):
         weights_range = (float(weights.min()), float(weights.max()))
         softmax_rows(self, grid, softmax_steps(scores), weights_range,
                      explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme)
-        self.show_colorbar("attention weights", weights)
+        self.show_colorbar("weights", weights)
         self.relabel(label, grid, self.weights_name, weights.shape, UP)
         self.step("maxima")
         self.point_out_maxima(grid, weights)

@@ -32,7 +32,7 @@ class MultiheadProjections(StageScene):
         self.step("blocks")
         self.say(f"one projection matrix per head, stacked along a new first axis: h = {heads}")
         self.play(*[appear(b) for b in blocks], *[appear(l) for l in labels], run_time=1.2)
-        self.show_colorbar("U_query (all heads)", self.trace[keys[0]])
+        self.show_colorbar("U_query", self.trace[keys[0]])
 
         self.step("orbit")
         self.say(f"turn to the side: {heads} slices, one per head, in depth")

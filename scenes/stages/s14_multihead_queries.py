@@ -49,7 +49,7 @@ class MultiheadProjectionStage(StageScene):
         r_label = self.label(result, "U·Xᵀ", before.shape, DOWN, buff=0.35)
         batched_results(self, [weight, stack], result)
         self.play(appear(r_label), vanish(counter), run_time=0.4)
-        self.show_colorbar(self.result_name, before)
+        self.show_colorbar(self.result_name.replace("multihead_", ""), before)
         self.finish(result, r_label)
 
     def finish(self, result, r_label):

@@ -61,14 +61,14 @@ class MultiheadOmegas(StageScene):
         self.step("operands")
         self.say("per head: the queries and the keys turned, Kᵀ")
         self.play(appear(queries), appear(keys_t), *map(appear, labels))
-        self.show_colorbar("multihead_queries", q)
+        self.show_colorbar("queries", q)
 
         self.step("batched matmul")
         self.say("one 8×17 · 17×8 matmul per head, all heads at once")
         batched_results(self, [queries, keys_t], result)
         r_label = self.label(result, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
         self.play(appear(r_label), run_time=0.4)
-        self.show_colorbar("multihead_omegas", omegas)
+        self.show_colorbar("ω (heads)", omegas)
 
         self.step("heads")
         self.say("side by side: every head scores the tokens differently (compare stage 10)")

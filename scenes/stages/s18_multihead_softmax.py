@@ -29,7 +29,7 @@ class MultiheadSoftmax(StageScene):
         self.step("scores")
         self.say(f"the scores of all {self.cfg.heads} heads")
         self.play(appear(block), appear(label))
-        self.show_colorbar("multihead_omegas", omegas)
+        self.show_colorbar("ω (heads)", omegas)
         self.play(label.animate.set_opacity(0.0), run_time=0.3)
         slices, tags = spread_heads(self, block, scale=1.05, center=[-0.4, -0.35, 0])
 
@@ -49,5 +49,5 @@ class MultiheadSoftmax(StageScene):
                     for h, s in enumerate(slices[1:], start=1)], run_time=0.8)
         self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in enumerate(slices[1:], start=1)],
                   run_time=0.9)
-        self.show_colorbar("attention weights", weights)
+        self.show_colorbar("weights", weights)
         self.say("every row sums to 1 - and each head attends in its own way")

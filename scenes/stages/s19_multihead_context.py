@@ -32,7 +32,7 @@ class MultiheadContext(StageScene):
         self.step("operands")
         self.say("weights 9×8×8 and values 9×18×8: the shapes do not fit yet")
         self.play(appear(w), appear(v), appear(w_label), appear(v_label))
-        self.show_colorbar("multihead_values", values)
+        self.show_colorbar("values", values)
 
         self.step("permute")
         self.say("permute(0, 2, 1): each head's value slice turns, 18×8 → 8×18")
@@ -48,5 +48,5 @@ class MultiheadContext(StageScene):
                                       w.cell_center(0, 0, 0)[2]])
         batched_results(self, [w, v], result)
         self.play(appear(self.label(result, "multihead_context_vectors", context.shape, DOWN, buff=0.35)))
-        self.show_colorbar("context (all heads)", context)
+        self.show_colorbar("context", context)
         self.say("one 8×18 context matrix per head")

@@ -30,7 +30,7 @@ class Concatenation(StageScene):
         self.step("heads")
         self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix")
         self.play(appear(block), appear(label))
-        self.show_colorbar("context (all heads)", context)
+        self.show_colorbar("context", context)
 
         self.step("concatenate")
         self.say(f"for every token, its {heads} head rows are laid end to end: {heads}×{d_v} = {heads * d_v}")

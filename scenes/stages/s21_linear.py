@@ -36,7 +36,7 @@ class LinearProjection(StageScene):
         self.step("operands")
         self.say(f"the concatenated heads ({flat.shape[0]}×{flat.shape[1]}) and the weight, turned")
         self.play(appear(left), appear(right), *map(appear, labels))
-        self.show_colorbar("linear.weight", weight)
+        self.show_colorbar("weight", weight)
 
         self.step("matmul")
         self.play(*map(vanish, labels), run_time=0.3)
