@@ -195,8 +195,14 @@ def write_atomically(final: Path, write) -> None:
               default=Path("media") / "videos", show_default=True, help="Where files go.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Scenes rendered in parallel (default: the CPU count).")
+@click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True,
+              help="light: white background and dark labels, for projectors.")
+@click.option("--flat", is_flag=True, help="Light off: flat colors, for exact reading.")
+@click.option("--sections", is_flag=True,
+              help="Also write one clip per step (NN_name_sections/ with a JSON index).")
 @config_options
-def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, sentence, d_model, heads, seed):
+def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat, sections,
+                   sentence, d_model, heads, seed):
     """Render SCENES (numbers and ranges: 3 7-9 20) or --all."""
     if all_scenes and scenes:
         raise click.UsageError("give scene numbers or --all, not both")
@@ -208,7 +214,7 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, sentence, d_
 
     jobs = jobs or os.cpu_count() or 1
     out_dir.mkdir(parents=True, exist_ok=True)
-    batch = [RenderJob(n, quality, fmt, out_dir, config) for n in numbers]
+    batch = [RenderJob(n, quality, fmt, out_dir, config, theme, flat, sections) for n in numbers]
     results = render_many(batch, jobs, report=lambda line: click.echo(line, err=True))
     failed = [r for r in results if not r.ok]
     for result in results:

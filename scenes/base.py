@@ -96,6 +96,7 @@ class StageScene(ThreeDScene):
         self.camera.init_background()
         self.set_camera_orientation(**view_angles(*self.view))
         self.colorbar: ColorBar | None = None
+        self._captions: list[tuple[float, str]] = []
 
     def construct(self):
         self.step("opening")
@@ -104,6 +105,14 @@ class StageScene(ThreeDScene):
         self.storyboard()
         self.step("result")
         self.wait(CLOSING_HOLD)
+        self.write_subcaptions()
+
+    def write_subcaptions(self) -> None:
+        """Each caption becomes a subtitle lasting until the next one (.srt)."""
+        end = self.renderer.time
+        times = [t for t, _ in self._captions] + [end]
+        for (start, text), stop in zip(self._captions, times[1:]):
+            self.add_subcaption(text, duration=max(stop - start, 0.1), offset=start - end)
 
     def play(self, *args, **kwargs):
         super().play(*args, **kwargs)
@@ -184,6 +193,7 @@ class StageScene(ThreeDScene):
         """Replace the current caption with ``text``."""
         new = self.note(text, **kwargs)
         new.is_caption = True
+        self._captions.append((self.renderer.time, text))
         old = getattr(self, "_caption", None)
         if old is not None:
             self.play(vanish(old), appear(new), run_time=run_time)

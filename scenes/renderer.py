@@ -39,6 +39,9 @@ class RenderJob:
     fmt: str
     out_dir: Path
     config: object  # tensors.AttentionConfig; None means the default
+    theme: str = "dark"
+    flat: bool = False
+    sections: bool = False
 
 
 @dataclass
@@ -77,8 +80,10 @@ def render_one(job: RenderJob) -> RenderResult:
     from manim import tempconfig
 
     from scenes.base import stage_registry
+    from scenes.components.palette import DARK, FLAT, HEADLIGHT, LIGHT
     from tensors import AttentionConfig
 
+    THEMES = {"dark": DARK, "light": LIGHT}
     start = time.perf_counter()
     out_dir = Path(job.out_dir).resolve()
     final = out_dir / output_name(job)
@@ -89,11 +94,14 @@ def render_one(job: RenderJob) -> RenderResult:
         tex_cache.mkdir(parents=True, exist_ok=True)
         stage = stage_registry()[job.number]
         stage.attention_config = job.config or AttentionConfig()
+        stage.theme = THEMES[job.theme]
+        stage.lighting = FLAT if job.flat else HEADLIGHT
         options = {
             "quality": QUALITY_PRESETS[job.quality],
             "media_dir": str(work),
             "tex_dir": str(tex_cache),
             "output_file": final.stem,
+            "save_sections": job.sections and job.fmt != "png",
             "verbosity": "ERROR",
             "progress_bar": "none",
             "disable_caching": True,
@@ -110,6 +118,13 @@ def render_one(job: RenderJob) -> RenderResult:
                 produced = produced.with_suffix(".gif")
         if not produced.exists():
             raise RuntimeError(f"Manim wrote no file at {produced}")
+        subtitles = produced.with_suffix(".srt")
+        if subtitles.exists() and job.fmt != "png":
+            os.replace(subtitles, final.with_suffix(".srt"))
+        if job.sections and job.fmt != "png":
+            sections = out_dir / f"{final.stem}_sections"
+            shutil.rmtree(sections, ignore_errors=True)
+            os.replace(writer.sections_output_dir, sections)
         os.replace(produced, final)
         return RenderResult(job, final, time.perf_counter() - start)
     except BaseException as error:  # noqa: BLE001 - report, never leave a partial file

@@ -71,6 +71,7 @@ def test_parse_scene_spec():
     (("render", "3", "--quality", "ultra"), "'ultra' is not one of"),
     (("render", "3", "--format", "avi"), "'avi' is not one of"),
     (("render", "3", "--all"), "not both"),
+    (("render", "3", "--theme", "sepia"), "'sepia' is not one of"),
     (("render",), "name the scenes"),
     (("render", "3", "--heads", "0"), "heads must be from 1 to 12"),
     (("render", "3", "--sentence", "one"), "2 to 16 words"),

@@ -56,13 +56,41 @@ def test_render_two_scenes_through_the_cli(tmp_path):
         assert np.abs(images[-1].astype(int) - images[-int(fps)]).mean() < 0.5
 
 
-def test_png_still_and_failed_scene_leave_no_partial_file(tmp_path):
+def test_png_still_in_light_theme(tmp_path):
     out = tmp_path / "stills"
     result = subprocess.run(
-        [sys.executable, "render.py", "render", "6", "--format", "png", "--out-dir", str(out)],
+        [sys.executable, "render.py", "render", "6", "--format", "png", "--theme", "light",
+         "--out-dir", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     assert [p.name for p in out.iterdir()] == ["06_projections.png"]
+    from PIL import Image
+
+    image = np.array(Image.open(out / "06_projections.png").convert("RGB"))
+    assert (image[5, 5] > 240).all()  # a white background
+
+
+def test_sections_and_subtitles(tmp_path):
+    import json
+
+    import srt
+
+    out = tmp_path / "videos"
+    result = subprocess.run(
+        [sys.executable, "render.py", "render", "6", "--sections", "--out-dir", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    index = json.loads((out / "06_projections_sections" / "06_projections.json").read_text())
+    assert [s["name"] for s in index] == ["opening", "matrices", "shapes", "result"]
+    for section in index:
+        assert (out / "06_projections_sections" / section["video"]).exists()
+    images, fps = frames(out / "06_projections.mp4")
+    duration = len(images) / fps
+    subtitles = list(srt.parse((out / "06_projections.srt").read_text()))
+    assert len(subtitles) == 3
+    for sub in subtitles:
+        assert 0 <= sub.start.total_seconds() < sub.end.total_seconds() <= duration + 1e-6
+        assert sub.content
 
 
 def test_interrupt_leaves_no_partial_video(tmp_path):
