@@ -164,6 +164,79 @@ def _write_arrays(path: Path, arrays, fmt: str) -> None:
         path.write_text(json.dumps(payload))
 
 
+@cli.command("sheet")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("media/contact_sheet.png"),
+              show_default=True, help="The PNG to write.")
+@click.option("--quality", "-q", type=click.Choice(QUALITIES), default="low", show_default=True)
+@click.option("--theme", type=click.Choice(["dark", "light"]), default="light", show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None)
+@config_options
+def sheet_command(out, quality, theme, jobs, sentence, d_model, heads, seed):
+    """A contact sheet: the final frames of all 21 scenes, numbered, for a handout."""
+    import tempfile
+
+    from scenes.assemble import contact_sheet
+
+    config = build_config(sentence, d_model, heads, seed)
+    with tempfile.TemporaryDirectory() as folder:
+        results = _render_or_fail(list(range(1, STAGE_COUNT + 1)), quality, "png", Path(folder),
+                                  config, jobs, theme=theme)
+        write_atomically(out, lambda tmp: contact_sheet([(r.job.number, r.path) for r in results], tmp))
+    click.echo(str(out))
+
+
+@cli.command("cut")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("media/attention_cubes.mp4"),
+              show_default=True, help="The joined MP4 (chapters beside it as .chapters.vtt).")
+@click.option("--quality", "-q", type=click.Choice(QUALITIES), default="low", show_default=True)
+@click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None)
+@config_options
+def cut_command(out, quality, theme, jobs, sentence, d_model, heads, seed):
+    """The full-length cut: all 21 scenes in one MP4, with a chapters file."""
+    import tempfile
+
+    from scenes.assemble import chapters_vtt, concatenate
+    from scenes.base import stage_registry
+
+    config = build_config(sentence, d_model, heads, seed)
+    registry = stage_registry()
+    with tempfile.TemporaryDirectory() as folder:
+        results = _render_or_fail(list(range(1, STAGE_COUNT + 1)), quality, "mp4", Path(folder),
+                                  config, jobs, theme=theme)
+        starts: list[float] = []
+        write_atomically(out, lambda tmp: starts.extend(concatenate([r.path for r in results], tmp)))
+    import av
+
+    with av.open(str(out)) as joined:
+        total = float(joined.duration / av.time_base)
+    ends = starts[1:] + [total]
+    chapters = [(f"{r.job.number:02d} {registry[r.job.number].title}", s, e)
+                for r, s, e in zip(results, starts, ends)]
+    vtt = out.with_suffix(".chapters.vtt")
+    write_atomically(vtt, lambda tmp: tmp.write_text(chapters_vtt(chapters), encoding="utf-8"))
+    click.echo(str(out))
+    click.echo(str(vtt))
+
+
+def _render_or_fail(numbers, quality, fmt, out_dir, config, jobs, theme="dark"):
+    from scenes.renderer import RenderJob, render_many
+
+    batch = [RenderJob(n, quality, fmt, out_dir, config, theme) for n in numbers]
+    results = render_many(batch, jobs or os.cpu_count() or 1,
+                          report=lambda line: click.echo(line, err=True))
+    _raise_for_failures(results)
+    return results
+
+
+def _raise_for_failures(results) -> None:
+    failed = [r for r in results if not r.ok]
+    if failed:
+        names = ", ".join(str(r.job.number) for r in failed)
+        raise click.ClickException(
+            f"{len(failed)} of {len(results)} scenes failed: {names} (reasons above)")
+
+
 def write_atomically(final: Path, write) -> None:
     """Call ``write(tmp)`` on a temporary file beside ``final``, then rename it.
 
@@ -216,14 +289,10 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat,
     out_dir.mkdir(parents=True, exist_ok=True)
     batch = [RenderJob(n, quality, fmt, out_dir, config, theme, flat, sections) for n in numbers]
     results = render_many(batch, jobs, report=lambda line: click.echo(line, err=True))
-    failed = [r for r in results if not r.ok]
     for result in results:
         if result.ok:
             click.echo(str(result.path))
-    if failed:
-        names = ", ".join(str(r.job.number) for r in failed)
-        raise click.ClickException(
-            f"{len(failed)} of {len(results)} scenes failed: {names} (reasons above)")
+    _raise_for_failures(results)
 
 
 if __name__ == "__main__":
