@@ -31,7 +31,7 @@ from typing import ClassVar
 import numpy as np
 from manim import (
     DOWN, LEFT, RIGHT, UL, UP, UR, Group, ManimColor, Mobject,
-    ThreeDScene, VGroup,
+    ThreeDScene, VGroup, config,
 )
 
 from tensors import AttentionConfig, compute_trace
@@ -108,7 +108,12 @@ class StageScene(ThreeDScene):
         self.write_subcaptions()
 
     def write_subcaptions(self) -> None:
-        """Each caption becomes a subtitle lasting until the next one (.srt)."""
+        """Each caption becomes a subtitle lasting until the next one (.srt).
+
+        Only when a movie is written: Manim names the .srt after the movie.
+        """
+        if not config.write_to_movie:
+            return
         end = self.renderer.time
         times = [t for t, _ in self._captions] + [end]
         for (start, text), stop in zip(self._captions, times[1:]):

@@ -18,14 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
 
-def scene_duration(number, tmp_path) -> float:
-    """The stage's length in seconds, from Manim itself with animations skipped."""
+def scene_duration(number, tmp_path) -> tuple[float, int]:
+    """The stage's length in seconds and its number of plays, from Manim itself
+    with animations skipped. Each play is written as whole frames, so a video
+    may run up to one frame per play longer."""
     with tempconfig({"media_dir": str(tmp_path / "probe"), "write_to_movie": False,
                      "save_last_frame": True, "pixel_width": 64, "pixel_height": 36,
                      "verbosity": "ERROR", "progress_bar": "none"}):
         scene = stage_registry()[number]()
         scene.render()
-        return scene.renderer.time
+        return scene.renderer.time, scene.renderer.num_plays
 
 
 def frames(path):
@@ -44,11 +46,14 @@ def test_render_two_scenes_through_the_cli(tmp_path):
     assert result.returncode == 0, result.stderr
     written = [Path(line) for line in result.stdout.split()]
     assert [p.name for p in written] == ["01_token_ids.mp4", "06_projections.mp4"]
-    assert sorted(p.name for p in out.iterdir()) == ["01_token_ids.mp4", "06_projections.mp4"]
+    # each video with its captions as subtitles beside it, nothing else
+    assert sorted(p.name for p in out.iterdir()) == [
+        "01_token_ids.mp4", "01_token_ids.srt", "06_projections.mp4", "06_projections.srt"]
     for path, number in zip(written, (1, 6)):
         images, fps = frames(path)
-        assert fps == 15 and images[0].shape == (480, 854, 3)
-        assert len(images) / fps == pytest.approx(scene_duration(number, tmp_path), abs=2 / fps)
+        assert fps == pytest.approx(15, abs=0.01) and images[0].shape == (480, 854, 3)
+        duration, plays = scene_duration(number, tmp_path)
+        assert duration - 1 / fps <= len(images) / fps <= duration + (plays + 1) / fps
         first, middle, last = images[0], images[len(images) // 2], images[-1]
         assert np.abs(first.astype(int) - middle).mean() > 1.0  # something happens
         assert np.abs(middle.astype(int) - last).mean() > 1.0
@@ -89,7 +94,7 @@ def test_sections_and_subtitles(tmp_path):
     subtitles = list(srt.parse((out / "06_projections.srt").read_text()))
     assert len(subtitles) == 3
     for sub in subtitles:
-        assert 0 <= sub.start.total_seconds() < sub.end.total_seconds() <= duration + 1e-6
+        assert 0 <= sub.start.total_seconds() < sub.end.total_seconds() <= duration + 1 / fps
         assert sub.content
 
 
@@ -98,7 +103,11 @@ def test_interrupt_leaves_no_partial_video(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "render.py", "render", "3", "--jobs", "1", "--out-dir", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(12)
+    # interrupt once Manim is writing the movie's pieces, mid-render
+    deadline = time.monotonic() + 300
+    while not list(out.glob(".work-*/**/partial_movie_files/**/*.mp4")):
+        assert process.poll() is None and time.monotonic() < deadline, "render never started"
+        time.sleep(0.2)
     os.killpg(process.pid, signal.SIGINT)
     stdout, stderr = process.communicate(timeout=120)
     assert process.returncode != 0
