@@ -5,6 +5,10 @@ self-attention notebook it follows): the sentence "can you help me to
 translate this sentence" over a 10-word vocabulary, d = 16, d_k = d + 1,
 d_v = d + 2, 9 heads, seed 123.
 
+``variant="paper"`` changes the multi-head part (stages 13-21) to the paper's
+(and ``torch.nn.MultiheadAttention``'s): d is split across the heads,
+d_k = d_v = d / h per head, and the output projection W_O maps d to d.
+
 Examples
 --------
 >>> cfg = AttentionConfig()
@@ -12,19 +16,27 @@ Examples
 (0, 7, 1, 2, 5, 6, 4, 3)
 >>> (cfg.d_k, cfg.d_v, cfg.heads)
 (17, 18, 9)
+>>> paper = AttentionConfig(variant="paper")
+>>> (paper.heads, paper.head_k, paper.head_v, paper.d_out)
+(4, 4, 4, 16)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["AttentionConfig", "ConfigError", "DEFAULT_SENTENCE", "LIMITS"]
+__all__ = ["AttentionConfig", "ConfigError", "DEFAULT_SENTENCE", "LIMITS", "VARIANTS"]
 
 DEFAULT_SENTENCE = ("can", "you", "help", "me", "to", "translate", "this", "sentence")
 
 # The blog's dictionary has 10 entries; its 8 words take ids 0-7 in
 # alphabetical order (can=0, help=1, ..., you=7) and ids 8, 9 are unused.
 DEFAULT_VOCAB_SIZE = 10
+
+# The multi-head attention of stages 13-21, and the default number of heads:
+# the blog gives every head a full-size projection (9 heads); the paper splits
+# d = 16 across 4 heads of 4.
+VARIANTS = {"blog": 9, "paper": 4}
 
 # What a scene can still draw legibly at 480p; one place for every bound.
 LIMITS = {
@@ -64,16 +76,21 @@ class AttentionConfig:
         The embedding size. ``d_k = d + 1`` and ``d_v = d + 2`` as in the blog,
         so every axis has its own length and the shapes tell them apart.
     heads
-        The number of attention heads ``h``.
+        The number of attention heads ``h``. ``None``: 9 for the blog, 4 for
+        the paper variant.
     seed
         The ``torch.manual_seed`` used, as in the notebook.
+    variant
+        ``"blog"`` (the default) or ``"paper"``: how stages 13-21 do
+        multi-head attention (see the module docstring).
     """
 
     sentence: tuple[str, ...] = DEFAULT_SENTENCE
     vocab_size: int | None = field(default=None)
     d: int = 16
-    heads: int = 9
+    heads: int | None = None
     seed: int = 123
+    variant: str = "blog"
 
     def __post_init__(self) -> None:
         sentence = tuple(str(w) for w in self.sentence)
@@ -92,11 +109,21 @@ class AttentionConfig:
         _check_range("the vocabulary size", vocab_size, words, 64)
         object.__setattr__(self, "vocab_size", vocab_size)
         _check_range("d (the embedding size)", self.d, *LIMITS["d"])
+        if self.variant not in VARIANTS:
+            raise ConfigError(f"variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
+        if self.heads is None:
+            object.__setattr__(self, "heads", VARIANTS[self.variant])
         _check_range("heads", self.heads, *LIMITS["heads"])
-        width = self.heads * self.d_v
+        if self.variant == "paper" and self.d % self.heads:
+            fits = ", ".join(str(h) for h in range(1, LIMITS["heads"][1] + 1) if self.d % h == 0)
+            raise ConfigError(
+                f"the paper variant splits d across the heads: d={self.d} is not divisible "
+                f"by {self.heads} heads (heads that fit: {fits})"
+            )
+        width = self.heads * self.head_v
         if width > LIMITS["concat_width"]:
             raise ConfigError(
-                f"heads x d_v = {self.heads} x {self.d_v} = {width} columns is too wide "
+                f"heads x d_v = {self.heads} x {self.head_v} = {width} columns is too wide "
                 f"to draw; keep heads x (d + 2) <= {LIMITS['concat_width']}"
             )
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
@@ -130,13 +157,31 @@ class AttentionConfig:
         return self.d + 2
 
     @property
+    def head_k(self) -> int:
+        """Query/key size of one head in stages 13-21: d_k (blog) or d / h (paper)."""
+        return self.d_k if self.variant == "blog" else self.d // self.heads
+
+    @property
+    def head_v(self) -> int:
+        """Value size of one head in stages 13-21: d_v (blog) or d / h (paper)."""
+        return self.d_v if self.variant == "blog" else self.d // self.heads
+
+    @property
+    def d_out(self) -> int:
+        """Width of the stage-21 output: d_v (blog, ``Linear(h*d_v, d_v)``) or d (paper, W_O)."""
+        return self.d_v if self.variant == "blog" else self.d
+
+    @property
     def token_ids(self) -> tuple[int, ...]:
         index = {w: i for i, w in enumerate(self.vocabulary)}
         return tuple(index[w] for w in self.sentence)
 
     def describe(self) -> str:
         """One line for logs and titles."""
+        heads = f"h={self.heads}"
+        if self.variant == "paper":
+            heads += f" of d/h={self.head_k} (paper)"
         return (
             f'"{" ".join(self.sentence)}" · vocab {self.vocab_size} · d={self.d} '
-            f"d_k={self.d_k} d_v={self.d_v} · h={self.heads} · seed {self.seed}"
+            f"d_k={self.d_k} d_v={self.d_v} · {heads} · seed {self.seed}"
         )

@@ -14,6 +14,12 @@ Two slips of the blog are *not* copied: the stage-14 queries after
 stage 19 permutes the values to ``[h, T, d_v]`` before the batched matmul, as
 the notebook does (the blog's line would not run).
 
+With ``variant="paper"`` stages 13-21 follow the paper (and
+``torch.nn.MultiheadAttention`` with zero input biases): the per-head
+projections are ``[h, d/h, d]`` -- the row blocks of one ``d x d`` matrix
+W_Q (W_K, W_V) -- drawn with the same seeding, and the output projection is
+``W_O = nn.Linear(d, d)``. Stages 1-12 are the same in both variants.
+
 This is the only module that imports torch; callers get read-only NumPy arrays.
 
 Examples
@@ -109,6 +115,7 @@ def compute_trace(config: AttentionConfig) -> Trace:
     process (CPU, float32, a fixed thread-independent op sequence).
     """
     d, d_k, d_v, h = config.d, config.d_k, config.d_v, config.heads
+    head_k, head_v = config.head_k, config.head_v
     out: dict[str, torch.Tensor] = {}
     with torch.no_grad():
         sentence = torch.tensor(config.token_ids, dtype=torch.long)
@@ -153,11 +160,12 @@ def compute_trace(config: AttentionConfig) -> Trace:
 
         # Multi-head attention
         torch.manual_seed(config.seed)
-        one_U_query = torch.rand(d_k, d)  # drawn as in the notebook; keeps the stream
-        del one_U_query
-        multihead_U_query = torch.rand(h, d_k, d)
-        multihead_U_key = torch.rand(h, d_k, d)
-        multihead_U_value = torch.rand(h, d_v, d)
+        if config.variant == "blog":
+            one_U_query = torch.rand(d_k, d)  # drawn as in the notebook; keeps the stream
+            del one_U_query
+        multihead_U_query = torch.rand(h, head_k, d)
+        multihead_U_key = torch.rand(h, head_k, d)
+        multihead_U_value = torch.rand(h, head_v, d)
         out["s13_multihead_U_query"] = multihead_U_query
         out["s13_multihead_U_key"] = multihead_U_key
         out["s13_multihead_U_value"] = multihead_U_value
@@ -177,8 +185,8 @@ def compute_trace(config: AttentionConfig) -> Trace:
 
         multihead_omegas = multihead_queries.matmul(multihead_keys.swapaxes(1, 2))
         out["s17_multihead_omegas"] = multihead_omegas
-        out["s18_multihead_scaled_omegas"] = multihead_omegas / d_k**0.5
-        multihead_attention_weights = F.softmax(multihead_omegas / d_k**0.5, dim=-1)
+        out["s18_multihead_scaled_omegas"] = multihead_omegas / head_k**0.5
+        multihead_attention_weights = F.softmax(multihead_omegas / head_k**0.5, dim=-1)
         out["s18_multihead_attention_weights"] = multihead_attention_weights
 
         multihead_values = multihead_values.permute(0, 2, 1)
@@ -188,10 +196,10 @@ def compute_trace(config: AttentionConfig) -> Trace:
 
         multihead_context_vectors = multihead_context_vectors.swapaxes(0, 1)
         out["s20_multihead_context_swapped"] = multihead_context_vectors
-        multihead_flattened = multihead_context_vectors.reshape(config.tokens, h * d_v)
+        multihead_flattened = multihead_context_vectors.reshape(config.tokens, h * head_v)
         out["s20_multihead_flattened"] = multihead_flattened
 
-        linear = torch.nn.Linear(h * d_v, d_v)
+        linear = torch.nn.Linear(h * head_v, config.d_out)
         out["s21_linear_weight"] = linear.weight
         out["s21_linear_bias"] = linear.bias
         out["s21_before_bias"] = multihead_flattened.matmul(linear.weight.T)

@@ -198,6 +198,8 @@ def test_custom_sentence_and_sizes_flow_through():
     ({"heads": 12, "d": 16}, "too wide"),
     ({"seed": -1}, "seed must be"),
     ({"vocab_size": 3}, "vocabulary size"),
+    ({"variant": "gpt"}, "variant must be one of blog, paper"),
+    ({"variant": "paper", "heads": 9}, "not divisible by 9 heads .heads that fit: 1, 2, 4, 8"),
 ])
 def test_impossible_configurations_are_refused(kwargs, message):
     with pytest.raises(ConfigError, match=message):
@@ -214,3 +216,52 @@ def test_derive_matches_torch():
     steps = softmax_steps(T["s11_scaled_omegas"])
     assert np.allclose(steps["weights"], F.softmax(t("s11_scaled_omegas").double(), -1).numpy())
     assert np.allclose(steps["exp"].sum(-1), steps["row_sums"])
+
+
+# -- the paper's multi-head attention ------------------------------------------
+
+@pytest.mark.parametrize("kwargs", [
+    {},  # d = 16 split into 4 heads of 4
+    {"heads": 8},
+    {"heads": 1},
+    {"sentence": ("I", "love", "Transformers"), "d": 6, "heads": 3, "seed": 5},
+])
+def test_paper_variant_matches_nn_multihead_attention(kwargs):
+    cfg = AttentionConfig(variant="paper", **kwargs)
+    trace = compute_trace(cfg)
+    d, h = cfg.d, cfg.heads
+    assert cfg.head_k == cfg.head_v == d // h
+    x = torch.from_numpy(np.array(trace["s02_embedded_sentence"]))
+    # W_Q, W_K, W_V are the head slices stacked back into d x d matrices
+    w_q, w_k, w_v = (torch.from_numpy(np.array(trace[f"s13_multihead_U_{n}"])).reshape(d, d)
+                     for n in ("query", "key", "value"))
+    mha = torch.nn.MultiheadAttention(d, h, bias=True)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([w_q, w_k, w_v]))
+        mha.in_proj_bias.zero_()
+        mha.out_proj.weight.copy_(torch.from_numpy(np.array(trace["s21_linear_weight"])))
+        mha.out_proj.bias.copy_(torch.from_numpy(np.array(trace["s21_linear_bias"])))
+        output, weights = mha(x, x, x, need_weights=True, average_attn_weights=False)
+    assert weights.shape == (h, cfg.tokens, cfg.tokens)
+    assert np.allclose(trace["s18_multihead_attention_weights"], weights.numpy(), atol=1e-5)
+    assert trace["s21_output"].shape == (cfg.tokens, d)
+    assert np.allclose(trace["s21_output"], output.numpy(), atol=1e-5)
+
+
+def test_paper_variant_shapes_and_shared_first_stages():
+    cfg = AttentionConfig(variant="paper")
+    paper = compute_trace(cfg)
+    assert (cfg.heads, cfg.head_k, cfg.head_v, cfg.d_out) == (4, 4, 4, 16)
+    assert paper["s13_multihead_U_query"].shape == (4, 4, 16)
+    assert paper["s14_multihead_queries"].shape == (4, 8, 4)
+    assert paper["s16_multihead_values"].shape == (4, 4, 8)
+    assert paper["s20_multihead_flattened"].shape == (8, 16)
+    assert paper["s21_linear_weight"].shape == (16, 16)
+    for key in (k for stage in range(1, 13) for k in STAGE_KEYS[stage]):  # stages 1-12 do not change
+        assert np.array_equal(paper[key], T[key]), key
+    # per head, the softmax is scaled by the head's own size: sqrt(d / h)
+    q = torch.from_numpy(np.array(paper["s14_multihead_queries"]))
+    k = torch.from_numpy(np.array(paper["s15_multihead_keys"]))
+    v = torch.from_numpy(np.array(paper["s19_multihead_values_permuted"]))
+    expected = F.scaled_dot_product_attention(q, k, v)
+    assert np.allclose(paper["s19_multihead_context_vectors"], expected.numpy(), atol=1e-5)
