@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -59,25 +60,39 @@ def parse_scene_spec(specs: tuple[str, ...], total: int = STAGE_COUNT) -> list[i
 
 
 def config_options(func):
-    """The options that build an AttentionConfig, shared by every command."""
+    """The options that build an AttentionConfig, shared by every command.
+
+    The command receives the validated configuration as ``config``.
+    """
+
+    @functools.wraps(func)
+    def with_config(*args, sentence, d_model, heads, seed, variant, **kwargs):
+        return func(*args, config=build_config(sentence, d_model, heads, seed, variant), **kwargs)
+
     options = [
         click.option("--sentence", default=None, metavar="TEXT",
                      help="Your own sentence, 2-16 words (default: the blog's)."),
         click.option("--d-model", "d_model", type=int, default=None,
                      help="Embedding size d (default 16; d_k = d+1, d_v = d+2)."),
-        click.option("--heads", type=int, default=None, help="Attention heads (default 9)."),
+        click.option("--heads", type=int, default=None,
+                     help="Attention heads (default 9; 4 with --variant paper)."),
         click.option("--seed", type=int, default=None, help="torch.manual_seed (default 123)."),
+        click.option("--variant", type=click.Choice(["blog", "paper"]), default="blog", show_default=True,
+                     help="Multi-head attention of stages 13-21: the blog's (full-size heads, "
+                          "Linear(h*d_v, d_v)) or the paper's (d split across heads, W_O; "
+                          "as torch.nn.MultiheadAttention)."),
     ]
     for option in reversed(options):
-        func = option(func)
-    return func
+        with_config = option(with_config)
+    return with_config
 
 
-def build_config(sentence, d_model, heads, seed):
+def build_config(sentence, d_model, heads, seed, variant="blog"):
     """An AttentionConfig from CLI values; None keeps the default."""
     from tensors import AttentionConfig, ConfigError
 
     kwargs = {k: v for k, v in (("d", d_model), ("heads", heads), ("seed", seed)) if v is not None}
+    kwargs["variant"] = variant
     try:
         if sentence is not None:
             return AttentionConfig.from_text(sentence, **kwargs)
@@ -133,9 +148,8 @@ def list_stages():
 @click.option("--format", "fmt", type=click.Choice(["npz", "json", "summary"]), default=None,
               help="npz (default with --out), json, or a printed summary table.")
 @config_options
-def tensors_command(out, fmt, sentence, d_model, heads, seed):
+def tensors_command(out, fmt, config):
     """Export every stage tensor under its sNN_name key (see STAGES.md)."""
-    config = build_config(sentence, d_model, heads, seed)
     fmt = fmt or ("summary" if out is None else ("json" if out.suffix == ".json" else "npz"))
     if fmt != "summary" and out is None:
         raise click.UsageError(f"--format {fmt} needs --out FILE")
@@ -171,13 +185,12 @@ def _write_arrays(path: Path, arrays, fmt: str) -> None:
 @click.option("--theme", type=click.Choice(["dark", "light"]), default="light", show_default=True)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None)
 @config_options
-def sheet_command(out, quality, theme, jobs, sentence, d_model, heads, seed):
+def sheet_command(out, quality, theme, jobs, config):
     """A contact sheet: the final frames of all 21 scenes, numbered, for a handout."""
     import tempfile
 
     from scenes.assemble import contact_sheet
 
-    config = build_config(sentence, d_model, heads, seed)
     with tempfile.TemporaryDirectory() as folder:
         results = _render_or_fail(list(range(1, STAGE_COUNT + 1)), quality, "png", Path(folder),
                                   config, jobs, theme=theme)
@@ -192,14 +205,13 @@ def sheet_command(out, quality, theme, jobs, sentence, d_model, heads, seed):
 @click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None)
 @config_options
-def cut_command(out, quality, theme, jobs, sentence, d_model, heads, seed):
+def cut_command(out, quality, theme, jobs, config):
     """The full-length cut: all 21 scenes in one MP4, with a chapters file."""
     import tempfile
 
     from scenes.assemble import chapters_vtt, concatenate
     from scenes.base import stage_registry
 
-    config = build_config(sentence, d_model, heads, seed)
     registry = stage_registry()
     with tempfile.TemporaryDirectory() as folder:
         results = _render_or_fail(list(range(1, STAGE_COUNT + 1)), quality, "mp4", Path(folder),
@@ -211,7 +223,7 @@ def cut_command(out, quality, theme, jobs, sentence, d_model, heads, seed):
     with av.open(str(out)) as joined:
         total = float(joined.duration / av.time_base)
     ends = starts[1:] + [total]
-    chapters = [(f"{r.job.number:02d} {registry[r.job.number].title}", s, e)
+    chapters = [(f"{r.job.number:02d} {registry[r.job.number].title_text(config)}", s, e)
                 for r, s, e in zip(results, starts, ends)]
     vtt = out.with_suffix(".chapters.vtt")
     write_atomically(vtt, lambda tmp: tmp.write_text(chapters_vtt(chapters), encoding="utf-8"))
@@ -272,27 +284,52 @@ def write_atomically(final: Path, write) -> None:
               help="light: white background and dark labels, for projectors.")
 @click.option("--flat", is_flag=True, help="Light off: flat colors, for exact reading.")
 @click.option("--sections", is_flag=True,
-              help="Also write one clip per step (NN_name_sections/ with a JSON index).")
+              help="Also one clip per step (NN_name_sections/ with a JSON index); "
+                   "with --format png, one still per step.")
+@click.option("--slides", is_flag=True,
+              help="Also slides to step through: manim-slides data in OUT_DIR/slides/ and an "
+                   "HTML deck OUT_DIR/attention_cubes_slides.html.")
 @config_options
-def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat, sections,
-                   sentence, d_model, heads, seed):
+def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat, sections, slides,
+                   config):
     """Render SCENES (numbers and ranges: 3 7-9 20) or --all."""
     if all_scenes and scenes:
         raise click.UsageError("give scene numbers or --all, not both")
     if not all_scenes and not scenes:
         raise click.UsageError("name the scenes to render (e.g. 3 7-9) or use --all")
     numbers = list(range(1, STAGE_COUNT + 1)) if all_scenes else parse_scene_spec(scenes)
-    config = build_config(sentence, d_model, heads, seed)
     from scenes.renderer import RenderJob, render_many
 
     jobs = jobs or os.cpu_count() or 1
     out_dir.mkdir(parents=True, exist_ok=True)
-    batch = [RenderJob(n, quality, fmt, out_dir, config, theme, flat, sections) for n in numbers]
+    batch = [RenderJob(n, quality, fmt, out_dir, config, theme, flat, sections, slides) for n in numbers]
     results = render_many(batch, jobs, report=lambda line: click.echo(line, err=True))
     for result in results:
         if result.ok:
             click.echo(str(result.path))
+    done = [r.job.number for r in results if r.ok]
+    if slides and done:
+        click.echo(str(_slide_deck(out_dir, done)))
     _raise_for_failures(results)
+
+
+def _slide_deck(out_dir: Path, numbers: list[int]) -> Path:
+    """Join the scenes' slides into one HTML deck (reveal.js) with manim-slides."""
+    import subprocess
+
+    from scenes.base import stage_registry
+    from scenes.renderer import SLIDES_FOLDER
+
+    deck = out_dir / "attention_cubes_slides.html"
+    names = [stage_registry()[n].__name__ for n in numbers]
+    command = [sys.executable, "-m", "manim_slides", "convert", "--folder", str(out_dir / SLIDES_FOLDER),
+               "-v", "error", *names, str(deck)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        deck.unlink(missing_ok=True)
+        reason = (result.stderr.strip().splitlines() or ["no message"])[-1]
+        raise click.ClickException(f"the slide deck could not be written: {reason}")
+    return deck
 
 
 if __name__ == "__main__":

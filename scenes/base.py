@@ -40,7 +40,7 @@ from .components.camera import CubeCamera, view_angles
 from .components.colorbar import ColorBar
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
-from .components.labels import code_box, formula, note_text, tensor_label, title_text
+from .components.labels import code_box, formula, note_text, shape_text, tensor_label, title_text
 from .components.palette import DARK, HEADLIGHT, Lighting, Theme
 
 __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
@@ -48,6 +48,8 @@ __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
 FRAME_MARGIN = 0.3
 COLORBAR_X = 6.35
 CLOSING_HOLD = 2.5
+TITLE_FORMULA_GAP = 0.4
+PAPER_FROM_STAGE = 13  # the variants differ from the multi-head part on
 
 
 class StageRegistryError(RuntimeError):
@@ -61,7 +63,9 @@ class StageScene(ThreeDScene):
     slug: ClassVar[str] = ""
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
-    code: ClassVar[str] = ""
+    code: ClassVar[str] = ""  # title and code are templates: {d}, {heads}, ... (see sizes())
+    paper_title: ClassVar[str] = ""  # what the paper variant shows instead, where it differs
+    paper_code: ClassVar[str] = ""
     formula_tex: ClassVar[str | None] = None
     view: ClassVar[tuple[float, float]] = (0.0, 0.0)  # yaw, pitch in radians
 
@@ -143,7 +147,7 @@ class StageScene(ThreeDScene):
     # -- frame furniture --------------------------------------------------------
     def header(self) -> Mobject:
         """Title at the top left, the code line at the bottom, fixed in frame."""
-        title = title_text(self.number or 0, self.title, self.theme)
+        title = title_text(self.number or 0, self.title_text(), self.theme)
         title.to_corner(UL, buff=FRAME_MARGIN)
         code = code_box(self.code_text(), self.theme)
         code.to_edge(DOWN, buff=0.2)
@@ -152,16 +156,42 @@ class StageScene(ThreeDScene):
             tex = formula(self.formula_tex, self.theme).to_corner(UR, buff=FRAME_MARGIN)
             tex.shift(0.9 * LEFT)
             parts.append(tex)
+            room = tex.get_left()[0] - TITLE_FORMULA_GAP - title.get_left()[0]
+            if title.width > room:  # a long title (own sizes, paper variant) gives way
+                title.scale_to_fit_width(room, about_edge=LEFT)
         self.fixed(*parts)
         return Group(*parts)
 
-    def code_text(self) -> str:
+    def dims(self, key: str) -> str:
+        """The shape of a trace tensor as on screen, e.g. ``9×18×8``."""
+        return shape_text(self.trace[key].shape)
+
+    @classmethod
+    def paper(cls, config: AttentionConfig | None = None) -> bool:
+        """True when this stage shows the paper's multi-head attention (stages 13-21)."""
+        cfg = config or cls.attention_config
+        return cfg.variant == "paper" and (cls.number or 0) >= PAPER_FROM_STAGE
+
+    @classmethod
+    def sizes(cls, config: AttentionConfig | None = None) -> dict:
+        """The names a stage's code and title may use in ``{}``."""
+        cfg = config or cls.attention_config
+        return dict(ids=list(cfg.token_ids), vocab_size=cfg.vocab_size, d=cfg.d, d_k=cfg.d_k,
+                    d_v=cfg.d_v, heads=cfg.heads, head_k=cfg.head_k, head_v=cfg.head_v,
+                    concat=cfg.heads * cfg.head_v, d_out=cfg.d_out, tokens=cfg.tokens)
+
+    @classmethod
+    def title_text(cls, config: AttentionConfig | None = None) -> str:
+        """The title with this configuration's sizes; marked in the paper variant."""
+        paper = cls.paper(config)
+        title = (cls.paper_title if paper and cls.paper_title else cls.title).format(**cls.sizes(config))
+        return f"{title} (paper)" if paper else title
+
+    @classmethod
+    def code_text(cls, config: AttentionConfig | None = None) -> str:
         """The stage's PyTorch line with this configuration's sizes filled in."""
-        cfg = self.cfg
-        return self.code.format(
-            ids=list(cfg.token_ids), vocab_size=cfg.vocab_size, d=cfg.d, d_k=cfg.d_k,
-            d_v=cfg.d_v, heads=cfg.heads, concat=cfg.heads * cfg.d_v, tokens=cfg.tokens,
-        )
+        code = cls.paper_code if cls.paper(config) and cls.paper_code else cls.code
+        return code.format(**cls.sizes(config))
 
     def fixed(self, *mobjects: Mobject) -> Mobject:
         """Pin mobjects to the screen (titles, notes, the color bar)."""

@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import shutil
@@ -41,7 +42,8 @@ class RenderJob:
     config: object  # tensors.AttentionConfig; None means the default
     theme: str = "dark"
     flat: bool = False
-    sections: bool = False
+    sections: bool = False  # mp4/gif: one clip per step; png: one still per step
+    slides: bool = False  # also the manim-slides data, in out_dir/slides/
 
 
 @dataclass
@@ -93,6 +95,9 @@ def render_one(job: RenderJob) -> RenderResult:
     try:
         tex_cache.mkdir(parents=True, exist_ok=True)
         stage = stage_registry()[job.number]
+        scene_class, scene_kwargs = stage, {}
+        if job.slides:
+            scene_class, scene_kwargs = _as_slide(stage), {"output_folder": Path(SLIDES_FOLDER)}
         stage.attention_config = job.config or AttentionConfig()
         stage.theme = THEMES[job.theme]
         stage.lighting = FLAT if job.flat else HEADLIGHT
@@ -101,30 +106,38 @@ def render_one(job: RenderJob) -> RenderResult:
             "media_dir": str(work),
             "tex_dir": str(tex_cache),
             "output_file": final.stem,
-            "save_sections": job.sections and job.fmt != "png",
+            "save_sections": job.sections,
             "verbosity": "ERROR",
             "progress_bar": "none",
             "disable_caching": True,
-            "write_to_movie": job.fmt != "png",
-            "save_last_frame": job.fmt == "png",
             "format": "gif" if job.fmt == "gif" else "mp4",
         }
-        with tempconfig(options):
-            scene = stage()
+        # A still is the last frame. Stills per step (and slides) need the
+        # movie and its sections; the still is then the movie's last frame.
+        movie = job.fmt != "png" or job.sections or job.slides
+        options.update(write_to_movie=movie, save_last_frame=not movie)
+        work.mkdir(parents=True)
+        with tempconfig(options), _inside(work):
+            scene = scene_class(**scene_kwargs)
             scene.render()
             writer = scene.renderer.file_writer
-            produced = Path(writer.image_file_path if job.fmt == "png" else writer.movie_file_path)
+            produced = Path(writer.movie_file_path if movie else writer.image_file_path)
             if job.fmt == "gif":
                 produced = produced.with_suffix(".gif")
+        if job.fmt == "png" and movie:
+            produced = _last_frame_png(produced)
         if not produced.exists():
             raise RuntimeError(f"Manim wrote no file at {produced}")
         subtitles = produced.with_suffix(".srt")
         if subtitles.exists() and job.fmt != "png":
             os.replace(subtitles, final.with_suffix(".srt"))
-        if job.sections and job.fmt != "png":
+        if job.sections:
             sections = out_dir / f"{final.stem}_sections"
-            shutil.rmtree(sections, ignore_errors=True)
-            os.replace(writer.sections_output_dir, sections)
+            if job.fmt == "png":
+                _section_stills(Path(writer.sections_output_dir), final.stem)
+            _replace_dir(Path(writer.sections_output_dir), sections)
+        if job.slides:
+            _move_slides(work / SLIDES_FOLDER, out_dir / SLIDES_FOLDER, str(scene))
         os.replace(produced, final)
         return RenderResult(job, final, time.perf_counter() - start)
     except BaseException as error:  # noqa: BLE001 - report, never leave a partial file
@@ -140,6 +153,80 @@ def render_one(job: RenderJob) -> RenderResult:
         return RenderResult(job, None, time.perf_counter() - start, message)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+SLIDES_FOLDER = "slides"
+
+
+def _as_slide(stage):
+    """The stage as a manim-slides ``ThreeDSlide``: each step is a slide.
+
+    Going back shows a slide from its start (no reversed clips: half the work).
+    """
+    import logging
+
+    from manim_slides import ThreeDSlide
+
+    logging.getLogger("manim-slides").setLevel(logging.ERROR)
+    return type(stage.__name__, (stage, ThreeDSlide),
+                {"__module__": stage.__module__, "skip_reversing": True})
+
+
+@contextlib.contextmanager
+def _inside(folder: Path):
+    """Work inside ``folder``: manim-slides writes paths relative to the cwd."""
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def _replace_dir(source: Path, target: Path) -> None:
+    shutil.rmtree(target, ignore_errors=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(source, target)
+
+
+def _move_slides(source: Path, target: Path, name: str) -> None:
+    """Move one scene's slide clips and JSON; its paths stay valid (relative)."""
+    _replace_dir(source / "files" / name, target / "files" / name)
+    os.replace(source / f"{name}.json", target / f"{name}.json")
+
+
+def _last_frame(video: Path):
+    import av
+
+    last = None
+    with av.open(str(video)) as container:
+        for frame in container.decode(container.streams.video[0]):
+            last = frame
+    return last.to_image()
+
+
+def _last_frame_png(video: Path) -> Path:
+    still = video.with_suffix(".png")
+    _last_frame(video).save(still)
+    return still
+
+
+def _section_stills(folder: Path, stem: str) -> None:
+    """Replace each section clip by its last frame as PNG (the JSON index follows)."""
+    import json
+
+    index_path = folder / f"{stem}.json"
+    index = json.loads(index_path.read_text())
+    for number, section in enumerate(index, start=1):
+        if not section.get("video"):
+            continue
+        clip = folder / section["video"]
+        still = f"{stem}_{number:02d}_{section['name'].replace(' ', '_')}.png"
+        _last_frame(clip).save(folder / still)
+        clip.unlink()
+        section["video"] = None
+        section["still"] = still
+    index_path.write_text(json.dumps(index, indent=4))
 
 
 def render_many(jobs: list[RenderJob], workers: int, report=print) -> list[RenderResult]:

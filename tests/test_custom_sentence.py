@@ -38,3 +38,23 @@ def test_stage_renders_with_own_sentence(number, tmp_path):
         assert {"I", "love", "Transformers"} <= {t.replace(" ", "") for t in shown}
     assert scene.trace["s01_sentence"].tolist() == [0, 2, 1]
     assert scene.trace["s20_multihead_flattened"].shape == (3, 12)
+
+
+PAPER = AttentionConfig(variant="paper")
+
+
+@pytest.mark.parametrize("number", [13, 18, 21])
+def test_paper_variant_scenes_show_the_split_heads(number, tmp_path):
+    stage = stage_registry()[number]
+    try:
+        stage.attention_config = PAPER
+        scene = render_last_frame(stage, tmp_path)
+    finally:
+        stage.attention_config = AttentionConfig()
+    frame = np.array(scene.renderer.get_frame())
+    assert frame[..., :3].std() > 5
+    shown = " ".join(texts(scene))
+    assert "(paper)" in shown
+    assert scene.trace["s13_multihead_U_query"].shape == (4, 4, 16)
+    if number == 21:
+        assert "Linear(16,16)" in shown.replace(" ", "")  # W_O maps d to d

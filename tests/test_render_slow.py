@@ -113,3 +113,46 @@ def test_interrupt_leaves_no_partial_video(tmp_path):
     assert process.returncode != 0
     assert not (out / "03_omega.mp4").exists()
     assert [p.name for p in out.iterdir()] == []
+
+
+def test_slides_and_html_deck(tmp_path):
+    import json
+
+    out = tmp_path / "videos"
+    result = subprocess.run(
+        [sys.executable, "render.py", "render", "6", "--slides", "--out-dir", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-1] == str(out / "attention_cubes_slides.html")
+    presentation = json.loads((out / "slides" / "ProjectionMatrices.json").read_text())
+    # one slide per step of the scene: opening, matrices, shapes, result
+    assert len(presentation["slides"]) == 4
+    for slide in presentation["slides"]:
+        assert (out / slide["file"]).exists()  # paths relative to the slides' parent folder
+    deck = (out / "attention_cubes_slides.html").read_text()
+    assets = sorted((out / "attention_cubes_slides_assets").iterdir())
+    assert len(assets) == 4 and all(a.name in deck for a in assets)
+    assert not list(out.glob(".work-*"))
+
+
+def test_a_still_per_section(tmp_path):
+    import json
+
+    from PIL import Image
+
+    out = tmp_path / "stills"
+    result = subprocess.run(
+        [sys.executable, "render.py", "render", "6", "--format", "png", "--sections", "--out-dir", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    folder = out / "06_projections_sections"
+    index = json.loads((folder / "06_projections.json").read_text())
+    assert [s["still"] for s in index] == [
+        "06_projections_01_opening.png", "06_projections_02_matrices.png",
+        "06_projections_03_shapes.png", "06_projections_04_result.png"]
+    stills = [np.array(Image.open(folder / s["still"]).convert("RGB")).astype(int) for s in index]
+    assert all(s.shape == (480, 854, 3) for s in stills)
+    assert np.abs(stills[1] - stills[2]).mean() > 1.0  # each step looks different
+    final = np.array(Image.open(out / "06_projections.png").convert("RGB")).astype(int)
+    assert np.abs(final - stills[-1]).mean() < 2.0  # the last step ends on the final frame
+    assert not list(folder.glob("*.mp4"))

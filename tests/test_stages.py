@@ -43,3 +43,20 @@ def test_code_lines_follow_the_configuration():
         assert "[0, 2, 1]" in scene.code_text()
     finally:
         stage.attention_config = AttentionConfig()
+
+
+def test_titles_follow_the_configuration_and_mark_the_paper_variant():
+    linear = REGISTRY[21]
+    assert linear.title_text() == "Output projection: Linear(162, 18)"
+    small = AttentionConfig.from_text("I love Transformers", d=4, heads=2)
+    assert linear.title_text(small) == "Output projection: Linear(12, 6)"
+    paper = AttentionConfig(variant="paper")
+    assert linear.title_text(paper) == "Output projection W_O: Linear(16, 16) (paper)"
+    assert "W_O = torch.nn.Linear(d, d)" in linear.code_text(paper)
+    assert "torch.rand(h, d // h, d)" in REGISTRY[13].code_text(paper)
+    # stages 1-12 are the same in both variants
+    for number in range(1, 13):
+        stage = REGISTRY[number]
+        assert stage.title_text(paper) == stage.title_text() and stage.code_text(paper) == stage.code_text()
+    for number in range(13, 22):
+        assert REGISTRY[number].title_text(paper).endswith("(paper)")

@@ -69,5 +69,5 @@ class TokenIds(StageScene):
                       run_time=run * 0.6)
             self.remove(arrow)
         label = self.label(column, "sentence", ids.shape, UP, buff=0.35)
-        self.say("8 token ids: one cube each, colored by the id")
+        self.say(f"{len(ids)} token ids: one cube each, colored by the id")
         self.play(appear(label))

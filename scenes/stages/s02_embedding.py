@@ -32,7 +32,7 @@ class Embedding(StageScene):
         x_label = self.label(X, "X = embedded_sentence", x.shape, UP)
 
         self.step("table")
-        self.say("the table: one learned 16-number row per dictionary id")
+        self.say(f"the table: one learned {self.cfg.d}-number row per dictionary id")
         self.play(appear(table), appear(row_names), appear(table_label))
         self.show_colorbar("embedding", shared)
 
@@ -53,4 +53,4 @@ class Embedding(StageScene):
             X.set_cell_opacity(1.0, (0, row))
             self.remove(piece)
         self.play(table.animate.clear_highlight(), run_time=0.4)
-        self.say("X: 8 tokens × 16 features, the input to attention")
+        self.say(f"X: {x.shape[0]} tokens × {x.shape[1]} features, the input to attention")

@@ -4,6 +4,7 @@ from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
+from scenes.components.labels import shape_text
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
 from scenes.components.fades import appear, vanish
 
@@ -17,7 +18,7 @@ class MatmulStage(StageScene):
 
     left_key = right_key = result_key = ""
     names = ("A", "B", "C")
-    intro = ""
+    intro = ""  # {left} and {right}: the operands' shapes
     outro = ""
     result_rows_are_tokens = True
     left_transposed = right_transposed = False
@@ -39,7 +40,7 @@ class MatmulStage(StageScene):
         labels = [self.label(left, self.names[0], left_values.shape),
                   self.label(right, self.names[1], right_values.shape)]
         self.step("operands")
-        self.say(self.intro)
+        self.say(self.intro.format(left=shape_text(left_values.shape), right=shape_text(right_values.shape)))
         self.play(appear(left), appear(right), *map(appear, labels))
         self.show_colorbar(self.names[1], right_range)
         self.wait(0.4)
@@ -81,5 +82,5 @@ class ContextVectors(MatmulStage):
     formula_tex = r"z^{(i)} = \sum_j \alpha_{ij}\, x^{(j)}"
     left_key, right_key, result_key = "s04_attention_weights", "s02_embedded_sentence", "s05_context_vectors"
     names = ("A", "X", "Z")
-    intro = "attention weights A (8×8) and the embeddings X (8×16)"
+    intro = "attention weights A ({left}) and the embeddings X ({right})"
     outro = "row i of Z: the rows of X mixed by row i of A"

@@ -15,6 +15,6 @@ class QueryKeyScores(MatmulStage):
     left_key, right_key, result_key = "s07_queries", "s08_keys", "s10_omegas"
     right_transposed = True
     names = ("Q", "Kᵀ", "ω")
-    intro = "queries Q (8×17) and the keys turned, Kᵀ (17×8)"
+    intro = "queries Q ({left}) and the keys turned, Kᵀ ({right})"
     outro = "each query compared with each key: a learned notion of match"
     compare_key, compare_name = "s03_omega", "stage 3: X·Xᵀ"

@@ -14,6 +14,6 @@ class ScaledContext(MatmulStage):
     formula_tex = r"z^{(i)} = \sum_j \alpha_{ij}\, v^{(j)}"
     left_key, right_key, result_key = "s11_attention_weights", "s09_values", "s12_context_vectors"
     names = ("A", "V", "Z")
-    intro = "the scaled attention weights A (8×8) and the values V (8×18)"
+    intro = "the scaled attention weights A ({left}) and the values V ({right})"
     outro = "each token's context: the values mixed by its attention weights"
     compare_key, compare_name = "s05_context_vectors", "stage 5: A·X"

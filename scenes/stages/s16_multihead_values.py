@@ -18,5 +18,5 @@ class MultiheadValues(MultiheadProjectionStage):
     weight_name, result_name = "multihead_U_value", "multihead_values"
 
     def finish(self, result, r_label):
-        self.say("multihead_values: 9×18×8 - kept like this until stage 19 turns it")
+        self.say(f"multihead_values: {self.dims('s16_multihead_values')} - kept like this until stage 19 turns it")
         self.relabel(r_label, result, self.result_name, self.trace[self.result_key].shape, DOWN, buff=0.35)

@@ -4,7 +4,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
-from scenes.components.labels import note_text
+from scenes.components.labels import note_text, shape_text
 from scenes.components.motions import FRONT_VIEW, batched_results, camera_turn
 from scenes.components.fades import appear, vanish
 
@@ -64,7 +64,7 @@ class MultiheadOmegas(StageScene):
         self.show_colorbar("queries", q)
 
         self.step("batched matmul")
-        self.say("one 8×17 · 17×8 matmul per head, all heads at once")
+        self.say(f"one {shape_text(q.shape[1:])} · {shape_text(q.shape[:0:-1])} matmul per head, all heads at once")
         batched_results(self, [queries, keys_t], result)
         r_label = self.label(result, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
         self.play(appear(r_label), run_time=0.4)

@@ -3,6 +3,7 @@
 from manim import DOWN
 
 from scenes.base import StageScene
+from scenes.components.labels import shape_text
 from scenes.components.motions import batched_results, permute_last_two
 from scenes.components.fades import appear, vanish
 
@@ -30,23 +31,26 @@ class MultiheadContext(StageScene):
         w_label = self.label(w, "attention weights", weights.shape, DOWN, buff=0.35)
         v_label = self.label(v, "multihead_values", values.shape, DOWN, buff=0.35)
         self.step("operands")
-        self.say("weights 9×8×8 and values 9×18×8: the shapes do not fit yet")
+        self.say(f"weights {shape_text(weights.shape)} and values {shape_text(values.shape)}: "
+                 "the shapes do not fit yet")
         self.play(appear(w), appear(v), appear(w_label), appear(v_label))
         self.show_colorbar("values", values)
 
         self.step("permute")
-        self.say("permute(0, 2, 1): each head's value slice turns, 18×8 → 8×18")
+        self.say(f"permute(0, 2, 1): each head's value slice turns, "
+                 f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}")
         self.play(vanish(v_label), run_time=0.3)
         v = permute_last_two(self, v, permuted)
         v_label = self.label(v, "values permuted", permuted.shape, DOWN, buff=0.35)
         self.play(appear(v_label), run_time=0.4)
 
         self.step("batched matmul")
-        self.say("per head: 8×8 weights · 8×18 values = 8×18 context")
+        self.say(f"per head: {shape_text(weights.shape[1:])} weights · {shape_text(permuted.shape[1:])} values "
+                 f"= {shape_text(context.shape[1:])} context")
         result = self.grid(context, **size).move_to([3.6, 0.0, 0])
         result.align_cell((0, 0, 0), [result.cell_center(0, 0)[0], w.cell_center(0, 0, 0)[1],
                                       w.cell_center(0, 0, 0)[2]])
         batched_results(self, [w, v], result)
         self.play(appear(self.label(result, "multihead_context_vectors", context.shape, DOWN, buff=0.35)))
         self.show_colorbar("context", context)
-        self.say("one 8×18 context matrix per head")
+        self.say(f"one {shape_text(context.shape[1:])} context matrix per head")

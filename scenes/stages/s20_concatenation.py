@@ -1,6 +1,6 @@
 """Stage 20: the heads slide side by side into one 8×162 matrix."""
 
-from manim import DOWN, UP, VGroup
+from manim import DOWN, UP, Group, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
@@ -9,7 +9,8 @@ from scenes.components.fades import appear, vanish
 
 __all__ = ["Concatenation"]
 
-ROW_WIDTH = 11.4  # screen units for the whole 8×162 row of heads
+ROW_WIDTH = 11.4  # screen units for the whole 8×162 row of heads, at most ...
+ROW_HEIGHT = 3.6  # ... and this high (few, narrow heads: paper variant, small d)
 
 
 class Concatenation(StageScene):
@@ -35,7 +36,8 @@ class Concatenation(StageScene):
         self.step("concatenate")
         self.say(f"for every token, its {heads} head rows are laid end to end: {heads}×{d_v} = {heads * d_v}")
         head_gap = 1.2  # in cube pitches: the boundary between heads stays visible
-        fit = ROW_WIDTH / ((heads * d_v + head_gap * (heads - 1)) * block.pitch)
+        fit = min(ROW_WIDTH / ((heads * d_v + head_gap * (heads - 1)) * block.pitch),
+                  ROW_HEIGHT / (tokens * block.pitch))
         self.play(label.animate.set_opacity(0.0), block.animate.scale(fit),
                   camera_turn(self, *FRONT_VIEW), run_time=1.4)
         slices, targets = concat_heads(self, block, head_gap=block.pitch * head_gap)
@@ -43,6 +45,6 @@ class Concatenation(StageScene):
                         .next_to(s, UP, buff=0.1) for h, s in enumerate(slices)])
         self.fixed(*tags)
         self.play(appear(tags))
-        final = self.label(slices[len(slices) // 2], "multihead_flattened", flattened.shape, DOWN, buff=0.4)
+        final = self.label(Group(*slices), "multihead_flattened", flattened.shape, DOWN, buff=0.4)
         self.play(appear(final))
         self.say(f"one row per token, {heads * d_v} numbers: the heads stay visible as blocks")

@@ -5,6 +5,7 @@ from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
+from scenes.components.labels import shape_text
 from scenes.components.motions import FRONT_VIEW, add_bias_rows, camera_turn, matmul
 from scenes.components.fades import appear, vanish
 
@@ -16,9 +17,11 @@ RESULT_PITCH = 0.3  # the 8×18 output, large enough to read after the tiny matm
 class LinearProjection(StageScene):
     number = 21
     slug = "linear"
-    title = "Output projection: Linear(162, 18)"
+    title = "Output projection: Linear({concat}, {d_out})"
+    paper_title = "Output projection W_O: Linear({concat}, {d_out})"
     summary = "matmul flattened (8×162) · Wᵀ (162×18), then the bias added to every row: 8×18 like stage 12"
-    code = "linear = torch.nn.Linear(h*d_v, d_v)  # ({concat}, {d_v})\noutput = linear(multihead_flattened)"
+    code = "linear = torch.nn.Linear(h*d_v, d_v)  # ({concat}, {d_out})\noutput = linear(multihead_flattened)"
+    paper_code = "W_O = torch.nn.Linear(d, d)  # ({concat}, {d_out}), h × d/h = d\noutput = W_O(multihead_flattened)"
     formula_tex = r"Y = X_{\mathrm{flat}}\, W^{\top} + b"
 
     def storyboard(self):
@@ -47,7 +50,7 @@ class LinearProjection(StageScene):
         self.show_colorbar("x · Wᵀ", before)
 
         self.step("bias")
-        self.say("+ bias: one row of 18, broadcast - the same row added to every token")
+        self.say(f"+ bias: one row of {bias.shape[0]}, broadcast - the same row added to every token")
         bias_row = result.like(bias[None, :], (float(bias.min()), float(bias.max())))
         bias_row.next_to(result, UP, buff=0.9)
         b_label = self.label(bias_row, "bias", bias.shape, RIGHT)
@@ -56,5 +59,6 @@ class LinearProjection(StageScene):
         self.show_colorbar("output", output)
         words = self.word_labels(result, self.cfg.sentence)
         label = self.label(result, "output", output.shape, DOWN)
-        self.say(f"the output: {output.shape[0]}×{output.shape[1]}, the same shape as stage 12's context vectors")
+        same = "the input X" if self.paper() else "stage 12's context vectors"
+        self.say(f"the output: {shape_text(output.shape)}, the same shape as {same}")
         self.play(appear(words), appear(label), vanish(b_label), bias_row.animate.set_opacity(0.3))
