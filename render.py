@@ -135,11 +135,11 @@ def cli():
 
 @cli.command("list")
 def list_stages():
-    """The 21 stages: number, name, what the scene shows."""
+    """The 21 stages: number, name, scene class (for manim / manim-slides), what it shows."""
     from scenes import stage_registry
 
     for number, stage in stage_registry().items():
-        click.echo(f"{number:2d}  {stage.slug:<28} {stage.summary}")
+        click.echo(f"{number:2d}  {stage.slug:<22} {stage.__name__:<22} {stage.summary}")
 
 
 @cli.command("tensors")
@@ -178,13 +178,25 @@ def _write_arrays(path: Path, arrays, fmt: str) -> None:
         path.write_text(json.dumps(payload))
 
 
+def all_scenes_options(out: str, help: str, theme: str):
+    """Options of the commands that render all 21 scenes into one file."""
+
+    def decorate(func):
+        for option in reversed([
+            click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path(out),
+                         show_default=True, help=help),
+            click.option("--quality", "-q", type=click.Choice(QUALITIES), default="low", show_default=True),
+            click.option("--theme", type=click.Choice(["dark", "light"]), default=theme, show_default=True),
+            click.option("--jobs", "-j", type=click.IntRange(min=1), default=None),
+        ]):
+            func = option(func)
+        return config_options(func)
+
+    return decorate
+
+
 @cli.command("sheet")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("media/contact_sheet.png"),
-              show_default=True, help="The PNG to write.")
-@click.option("--quality", "-q", type=click.Choice(QUALITIES), default="low", show_default=True)
-@click.option("--theme", type=click.Choice(["dark", "light"]), default="light", show_default=True)
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None)
-@config_options
+@all_scenes_options("media/contact_sheet.png", "The PNG to write.", theme="light")
 def sheet_command(out, quality, theme, jobs, config):
     """A contact sheet: the final frames of all 21 scenes, numbered, for a handout."""
     import tempfile
@@ -199,12 +211,8 @@ def sheet_command(out, quality, theme, jobs, config):
 
 
 @cli.command("cut")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("media/attention_cubes.mp4"),
-              show_default=True, help="The joined MP4 (chapters beside it as .chapters.vtt).")
-@click.option("--quality", "-q", type=click.Choice(QUALITIES), default="low", show_default=True)
-@click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True)
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None)
-@config_options
+@all_scenes_options("media/attention_cubes.mp4", "The joined MP4 (chapters beside it as .chapters.vtt).",
+                    theme="dark")
 def cut_command(out, quality, theme, jobs, config):
     """The full-length cut: all 21 scenes in one MP4, with a chapters file."""
     import tempfile

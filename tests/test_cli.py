@@ -27,7 +27,7 @@ def test_list_shows_21_stages():
     result = run("list")
     lines = result.output.strip().splitlines()
     assert result.exit_code == 0 and len(lines) == 21
-    assert lines[2].split()[:2] == ["3", "omega"]
+    assert lines[2].split()[:3] == ["3", "omega", "Omega"]
     assert lines[20].split()[0] == "21"
 
 
