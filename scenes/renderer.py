@@ -229,13 +229,23 @@ def _section_stills(folder: Path, stem: str) -> None:
     index_path.write_text(json.dumps(index, indent=4))
 
 
+def _cost(job: RenderJob) -> int:
+    """How much a scene draws, roughly: the elements of the tensors it shows."""
+    from tensors import STAGE_KEYS, AttentionConfig, compute_trace
+
+    trace = compute_trace(job.config or AttentionConfig())
+    return sum(trace[key].size for key in STAGE_KEYS[job.number])
+
+
 def render_many(jobs: list[RenderJob], workers: int, report=print) -> list[RenderResult]:
     """Render ``jobs`` in up to ``workers`` fresh processes; results in stage order."""
     workers = max(1, min(workers, len(jobs)))
     context = multiprocessing.get_context("spawn")
     results: list[RenderResult] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(render_one, job): job for job in jobs}
+        # Biggest first, so that no long scene starts last while the other
+        # workers sit idle (longest-processing-time-first scheduling).
+        futures = {pool.submit(render_one, job): job for job in sorted(jobs, key=_cost, reverse=True)}
         try:
             for done, future in enumerate(as_completed(futures), start=1):
                 result = future.result()

@@ -100,6 +100,7 @@ class CubeCamera(ThreeDCamera):
     def __init__(self, *args: Any, lighting: Lighting = HEADLIGHT, **kwargs: Any):
         self.lighting = lighting
         self._overlay_cache = None
+        self._overlay_signatures: dict[int, tuple] = {}
         super().__init__(*args, **kwargs)
 
     def capture_mobjects(self, mobjects, **kwargs: Any) -> None:
@@ -117,29 +118,38 @@ class CubeCamera(ThreeDCamera):
             self.display_overlay(overlay, self.pixel_array)
 
     def display_overlay(self, vmobjects: list[VMobject], pixel_array: np.ndarray) -> None:
-        """Draw the fixed-in-frame text layer, reusing it while it is unchanged.
+        """Draw the fixed-in-frame text layer, reusing what is unchanged.
 
         Titles, code lines, captions and the color bar sit still for most of a
         scene, yet Manim redraws every glyph path at every frame (and again for
-        every cached static frame). The layer is drawn once into a transparent
-        image and composited ("over", premultiplied) until any of its mobjects
-        changes points or colors.
+        every cached static frame). The mobjects unchanged since the previous
+        frame are drawn once into a transparent image and composited ("over",
+        premultiplied) while that set stays the same; the few that are moving
+        or recoloring (an arrow, a highlighted word) are drawn on top of it
+        every frame.
         """
-        signature = tuple(
-            (id(m), hash(m.points.tobytes()), hash(m.fill_rgbas.tobytes()),
-             hash(m.stroke_rgbas.tobytes()))
+        signatures = {
+            id(m): (hash(m.points.tobytes()), hash(m.fill_rgbas.tobytes()),
+                    hash(m.stroke_rgbas.tobytes()))
             for m in vmobjects
-        )
+        }
+        before, self._overlay_signatures = self._overlay_signatures, signatures
+        still = [m for m in vmobjects if before.get(id(m)) == signatures[id(m)]]
+        moving = [m for m in vmobjects if before.get(id(m)) != signatures[id(m)]]
+        key = tuple((id(m), signatures[id(m)]) for m in still)
         cached = self._overlay_cache
-        if cached is None or cached[0] != signature or cached[1].shape != pixel_array.shape:
+        if still and (cached is None or cached[0] != key or cached[1].shape != pixel_array.shape):
             layer = np.zeros_like(pixel_array)
-            self.display_multiple_vectorized_mobjects(vmobjects, layer)
-            self._overlay_cache = cached = (signature, layer, layer[..., 3:4].astype(np.uint16))
-        _, layer, alpha = cached
-        under = pixel_array.astype(np.uint16) * (255 - alpha) // 255
-        np.add(under, layer, out=under)
-        np.minimum(under, 255, out=under)
-        pixel_array[...] = under
+            self.display_multiple_vectorized_mobjects(still, layer)
+            self._overlay_cache = cached = (key, layer, layer[..., 3:4].astype(np.uint16))
+        if still:
+            _, layer, alpha = cached
+            under = pixel_array.astype(np.uint16) * (255 - alpha) // 255
+            np.add(under, layer, out=under)
+            np.minimum(under, 255, out=under)
+            pixel_array[...] = under
+        if moving:
+            self.display_multiple_vectorized_mobjects(moving, pixel_array)
 
     def display_cube_grids(self, grids: list[CubeGrid], pixel_array: np.ndarray) -> None:
         polygons, colors = project_cube_faces(self, grids, self.lighting)
