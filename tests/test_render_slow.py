@@ -30,6 +30,14 @@ def scene_duration(number, tmp_path) -> tuple[float, int]:
         return scene.renderer.time, scene.renderer.num_plays
 
 
+def render_cli(*args) -> subprocess.CompletedProcess:
+    """``render.py render ARGS`` in a new process; it must succeed."""
+    result = subprocess.run([sys.executable, "render.py", "render", *map(str, args)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 def frames(path):
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
@@ -39,11 +47,7 @@ def frames(path):
 
 def test_render_two_scenes_through_the_cli(tmp_path):
     out = tmp_path / "videos"
-    result = subprocess.run(
-        [sys.executable, "render.py", "render", "1", "6", "--quality", "low", "--jobs", "2",
-         "--out-dir", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
+    result = render_cli("1", "6", "--quality", "low", "--jobs", "2", "--out-dir", out)
     written = [Path(line) for line in result.stdout.split()]
     assert [p.name for p in written] == ["01_token_ids.mp4", "06_projections.mp4"]
     # each video with its captions as subtitles beside it, nothing else
@@ -63,11 +67,7 @@ def test_render_two_scenes_through_the_cli(tmp_path):
 
 def test_png_still_in_light_theme(tmp_path):
     out = tmp_path / "stills"
-    result = subprocess.run(
-        [sys.executable, "render.py", "render", "6", "--format", "png", "--theme", "light",
-         "--out-dir", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
+    render_cli("6", "--format", "png", "--theme", "light", "--out-dir", out)
     assert [p.name for p in out.iterdir()] == ["06_projections.png"]
     from PIL import Image
 
@@ -81,10 +81,7 @@ def test_sections_and_subtitles(tmp_path):
     import srt
 
     out = tmp_path / "videos"
-    result = subprocess.run(
-        [sys.executable, "render.py", "render", "6", "--sections", "--out-dir", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
+    render_cli("6", "--sections", "--out-dir", out)
     index = json.loads((out / "06_projections_sections" / "06_projections.json").read_text())
     assert [s["name"] for s in index] == ["opening", "matrices", "shapes", "result"]
     for section in index:
@@ -119,10 +116,7 @@ def test_slides_and_html_deck(tmp_path):
     import json
 
     out = tmp_path / "videos"
-    result = subprocess.run(
-        [sys.executable, "render.py", "render", "6", "--slides", "--out-dir", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
+    result = render_cli("6", "--slides", "--out-dir", out)
     assert result.stdout.split()[-1] == str(out / "attention_cubes_slides.html")
     presentation = json.loads((out / "slides" / "ProjectionMatrices.json").read_text())
     # one slide per step of the scene: opening, matrices, shapes, result
@@ -141,10 +135,7 @@ def test_a_still_per_section(tmp_path):
     from PIL import Image
 
     out = tmp_path / "stills"
-    result = subprocess.run(
-        [sys.executable, "render.py", "render", "6", "--format", "png", "--sections", "--out-dir", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
+    render_cli("6", "--format", "png", "--sections", "--out-dir", out)
     folder = out / "06_projections_sections"
     index = json.loads((folder / "06_projections.json").read_text())
     assert [s["still"] for s in index] == [
