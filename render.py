@@ -239,12 +239,16 @@ def cut_command(out, quality, theme, jobs, config):
     click.echo(str(vtt))
 
 
-def _render_or_fail(numbers, quality, fmt, out_dir, config, jobs, theme="dark"):
+def _render(numbers, quality, fmt, out_dir, config, jobs, **options):
+    """Render the scenes in parallel, progress on stderr; results in stage order."""
     from scenes.renderer import RenderJob, render_many
 
-    batch = [RenderJob(n, quality, fmt, out_dir, config, theme) for n in numbers]
-    results = render_many(batch, jobs or os.cpu_count() or 1,
-                          report=lambda line: click.echo(line, err=True))
+    batch = [RenderJob(n, quality, fmt, out_dir, config, **options) for n in numbers]
+    return render_many(batch, jobs or os.cpu_count() or 1, report=lambda line: click.echo(line, err=True))
+
+
+def _render_or_fail(numbers, quality, fmt, out_dir, config, jobs, theme="dark"):
+    results = _render(numbers, quality, fmt, out_dir, config, jobs, theme=theme)
     _raise_for_failures(results)
     return results
 
@@ -306,12 +310,9 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat,
     if not all_scenes and not scenes:
         raise click.UsageError("name the scenes to render (e.g. 3 7-9) or use --all")
     numbers = list(range(1, STAGE_COUNT + 1)) if all_scenes else parse_scene_spec(scenes)
-    from scenes.renderer import RenderJob, render_many
-
-    jobs = jobs or os.cpu_count() or 1
     out_dir.mkdir(parents=True, exist_ok=True)
-    batch = [RenderJob(n, quality, fmt, out_dir, config, theme, flat, sections, slides) for n in numbers]
-    results = render_many(batch, jobs, report=lambda line: click.echo(line, err=True))
+    results = _render(numbers, quality, fmt, out_dir, config, jobs,
+                      theme=theme, flat=flat, sections=sections, slides=slides)
     for result in results:
         if result.ok:
             click.echo(str(result.path))

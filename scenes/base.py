@@ -40,7 +40,7 @@ from .components.camera import CubeCamera, view_angles
 from .components.colorbar import ColorBar
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
-from .components.labels import code_box, formula, note_text, shape_text, tensor_label, title_text
+from .components.labels import code_box, formula, note_text, tensor_label, title_text
 from .components.palette import DARK, HEADLIGHT, Lighting, Theme
 
 __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
@@ -161,10 +161,6 @@ class StageScene(ThreeDScene):
                 title.scale_to_fit_width(room, about_edge=LEFT)
         self.fixed(*parts)
         return Group(*parts)
-
-    def dims(self, key: str) -> str:
-        """The shape of a trace tensor as on screen, e.g. ``9×18×8``."""
-        return shape_text(self.trace[key].shape)
 
     @classmethod
     def paper(cls, config: AttentionConfig | None = None) -> bool:

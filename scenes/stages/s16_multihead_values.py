@@ -2,6 +2,7 @@
 
 from manim import DOWN
 
+from scenes.components.labels import shape_text
 from scenes.stages.s14_multihead_queries import MultiheadProjectionStage
 
 __all__ = ["MultiheadValues"]
@@ -18,5 +19,6 @@ class MultiheadValues(MultiheadProjectionStage):
     weight_name, result_name = "multihead_U_value", "multihead_values"
 
     def finish(self, result, r_label):
-        self.say(f"multihead_values: {self.dims('s16_multihead_values')} - kept like this until stage 19 turns it")
+        shape = shape_text(self.trace[self.result_key].shape)
+        self.say(f"multihead_values: {shape} - kept like this until stage 19 turns it")
         self.relabel(r_label, result, self.result_name, self.trace[self.result_key].shape, DOWN, buff=0.35)

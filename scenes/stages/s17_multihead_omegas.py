@@ -57,14 +57,14 @@ class MultiheadOmegas(StageScene):
             grid.align_cell((0, 0, 0), [grid.cell_center(0, 0)[0], queries.cell_center(0, 0, 0)[1],
                                         queries.cell_center(0, 0, 0)[2]])
         labels = [self.label(queries, "multihead_queries", q.shape, DOWN, buff=0.35),
-                  self.label(keys_t, "keys.swapaxes(1, 2)", (k.shape[0], k.shape[2], k.shape[1]), DOWN, buff=0.35)]
+                  self.label(keys_t, "keys.swapaxes(1, 2)", keys_t.grid_shape, DOWN, buff=0.35)]
         self.step("operands")
         self.say("per head: the queries and the keys turned, Kᵀ")
         self.play(appear(queries), appear(keys_t), *map(appear, labels))
         self.show_colorbar("queries", q)
 
         self.step("batched matmul")
-        self.say(f"one {shape_text(q.shape[1:])} · {shape_text(q.shape[:0:-1])} matmul per head, all heads at once")
+        self.say(f"one {shape_text(q.shape[1:])} · {shape_text(keys_t.grid_shape[1:])} matmul per head, all heads at once")
         batched_results(self, [queries, keys_t], result)
         r_label = self.label(result, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
         self.play(appear(r_label), run_time=0.4)
