@@ -155,25 +155,29 @@ def tensors_command(out, fmt, config):
         raise click.UsageError(f"--format {fmt} needs --out FILE")
     from tensors import compute_trace
 
-    arrays = compute_trace(config).export()
+    trace = compute_trace(config)
+    arrays = trace.export()
     if fmt == "summary":
         click.echo(f"# {config.describe()}")
         for name, array in arrays.items():
             shape = "x".join(map(str, array.shape))
-            click.echo(f"{name:<34} {shape:>9}  min {array.min():>10.4g}  max {array.max():>10.4g}")
+            click.echo(f"{name:<34} {shape:>9}  min {array.min():>10.4g}  max {array.max():>10.4g}"
+                       f"  {' × '.join(trace.axes(name))}")
         return
-    write_atomically(out, lambda tmp: _write_arrays(tmp, arrays, fmt))
+    axes = {name: trace.axes(name) for name in arrays}
+    write_atomically(out, lambda tmp: _write_arrays(tmp, arrays, fmt, axes))
     click.echo(str(out))
 
 
-def _write_arrays(path: Path, arrays, fmt: str) -> None:
+def _write_arrays(path: Path, arrays, fmt: str, axes) -> None:
     if fmt == "npz":
         import numpy as np
 
         with open(path, "wb") as handle:
             np.savez(handle, **arrays)
     else:
-        payload = {name: {"shape": list(a.shape), "dtype": str(a.dtype), "data": a.tolist()}
+        payload = {name: {"shape": list(a.shape), "axes": list(axes[name]), "dtype": str(a.dtype),
+                          "data": a.tolist()}
                    for name, a in arrays.items()}
         path.write_text(json.dumps(payload))
 
@@ -295,6 +299,11 @@ def write_atomically(final: Path, write) -> None:
 @click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True,
               help="light: white background and dark labels, for projectors.")
 @click.option("--flat", is_flag=True, help="Light off: flat colors, for exact reading.")
+@click.option("--axes", is_flag=True, help="Name every block's axes: tokens / features / heads.")
+@click.option("--floor", is_flag=True, help="A floor grid behind the blocks.")
+@click.option("--captions", type=click.Choice(["burned", "srt"]), default="burned", show_default=True,
+              help="burned: narration in the picture and in the .srt beside the video; "
+                   "srt: only in the .srt (for players that show subtitles).")
 @click.option("--sections", is_flag=True,
               help="Also one clip per step (NN_name_sections/ with a JSON index); "
                    "with --format png, one still per step.")
@@ -302,8 +311,8 @@ def write_atomically(final: Path, write) -> None:
               help="Also slides to step through: manim-slides data in OUT_DIR/slides/ and an "
                    "HTML deck OUT_DIR/attention_cubes_slides.html.")
 @config_options
-def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat, sections, slides,
-                   config):
+def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat, axes, floor,
+                   captions, sections, slides, config):
     """Render SCENES (numbers and ranges: 3 7-9 20) or --all."""
     if all_scenes and scenes:
         raise click.UsageError("give scene numbers or --all, not both")
@@ -311,8 +320,11 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat,
         raise click.UsageError("name the scenes to render (e.g. 3 7-9) or use --all")
     numbers = list(range(1, STAGE_COUNT + 1)) if all_scenes else parse_scene_spec(scenes)
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = _render(numbers, quality, fmt, out_dir, config, jobs,
-                      theme=theme, flat=flat, sections=sections, slides=slides)
+    from scenes.components.palette import Panel
+
+    panel = Panel(axes=axes, floor=floor, captions=captions == "burned")
+    results = _render(numbers, quality, fmt, out_dir, config, jobs, theme=theme, flat=flat,
+                      panel=panel, sections=sections, slides=slides)
     for result in results:
         if result.ok:
             click.echo(str(result.path))

@@ -6,7 +6,7 @@ registers the class; :func:`stage_registry` checks that the numbers run 1..21
 with no gap and no repeat.
 
 Variants are class attributes (``attention_config``, ``theme``,
-``lighting``), so the renderer or a subclass can change them without touching
+``lighting``, ``panel``), so the renderer or a subclass can change them without touching
 the stage code.
 
 Examples
@@ -40,8 +40,9 @@ from .components.camera import CubeCamera, view_angles
 from .components.colorbar import ColorBar
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
+from .components.guides import GUIDE_ROOM, axis_guides, floor_grid, guide_sides, label_clearance
 from .components.labels import code_box, formula, note_text, tensor_label, title_text
-from .components.palette import DARK, HEADLIGHT, Lighting, Theme
+from .components.palette import DARK, HEADLIGHT, PANEL, Lighting, Panel, Theme
 
 __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
 
@@ -72,6 +73,7 @@ class StageScene(ThreeDScene):
     attention_config: ClassVar[AttentionConfig] = AttentionConfig()
     theme: ClassVar[Theme] = DARK
     lighting: ClassVar[Lighting] = HEADLIGHT
+    panel: ClassVar[Panel] = PANEL
 
     _registry: ClassVar[dict[int, type["StageScene"]]] = {}
 
@@ -104,6 +106,8 @@ class StageScene(ThreeDScene):
 
     def construct(self):
         self.step("opening")
+        if self.panel.floor:
+            self.add(floor_grid(self.theme))
         header = self.header()
         self.play(appear(header), run_time=0.8)
         self.storyboard()
@@ -133,6 +137,8 @@ class StageScene(ThreeDScene):
 
     @staticmethod
     def _draw_rank(mob: Mobject) -> int:
+        if getattr(mob, "is_backdrop", False):
+            return -1
         if isinstance(mob, CubeGrid):
             return 2
         return 1 if getattr(mob, "is_caption", False) else 0
@@ -220,11 +226,18 @@ class StageScene(ThreeDScene):
         self.fixed(mob)
         return mob
 
-    def say(self, text: str, run_time: float = 0.5, **kwargs) -> Mobject:
-        """Replace the current caption with ``text``."""
+    def say(self, text: str, run_time: float = 0.5, **kwargs) -> Mobject | None:
+        """Replace the current caption with ``text`` (and start its subtitle).
+
+        Without captions in the picture the scene keeps its timing, so the
+        .srt reads the same.
+        """
+        self._captions.append((self.renderer.time, text))
+        if not self.panel.captions:
+            self.wait(run_time)
+            return None
         new = self.note(text, **kwargs)
         new.is_caption = True
-        self._captions.append((self.renderer.time, text))
         old = getattr(self, "_caption", None)
         if old is not None:
             self.play(vanish(old), appear(new), run_time=run_time)
@@ -237,16 +250,40 @@ class StageScene(ThreeDScene):
     def grid(self, values, value_range=None, **kwargs) -> CubeGrid:
         return CubeGrid(values, value_range=value_range, **kwargs)
 
-    def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = 0.22) -> Mobject:
-        """Name and shape beside a block, kept upright."""
-        mob = tensor_label(name, shape, self.theme)
-        mob.next_to(grid, direction, buff=buff)
-        self.upright(mob)
-        return mob
+    def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = 0.22,
+              dims=None, sides: tuple[str, str] | None = None) -> Mobject:
+        """Name and shape beside a block, kept upright.
 
-    def relabel(self, old: Mobject, grid: Mobject, name: str, shape, direction=UP, buff=0.22):
+        With the panel's axes on, the block's named axes come with it (``dims``
+        names them where ``grid`` is not one :class:`CubeGrid`; ``sides``
+        overrides where their arrows go, see :func:`guide_sides`).
+        """
+        mob = tensor_label(name, shape, self.theme)
+        blocks = list(grid) if isinstance(grid, Group) else [grid]
+        guides = self.panel.axes and all(isinstance(b, CubeGrid) for b in blocks)
+        if guides:
+            sides = sides or guide_sides(blocks[-1], direction, COLORBAR_X - 1.15)
+            for block in blocks:
+                block.guide_sides = sides
+        mob.next_to(grid, direction, buff=buff + (label_clearance(sides, direction) if guides else 0))
+        self.upright(mob)
+        if not guides:
+            return mob
+        arrows, words = axis_guides(blocks[0], sides, self.theme, dims, last=blocks[-1])
+        self.upright(*words)
+        return VGroup(mob, arrows, words)
+
+    def guide_room(self, grid: CubeGrid, direction) -> float:
+        """The room the axis guides take on that side of ``grid`` (0 without)."""
+        columns, rows = getattr(grid, "guide_sides", (None, None))
+        taken = {"bottom": DOWN, "top": UP, "right": RIGHT, "left": LEFT}
+        used = [taken[s] for s in (columns, rows) if s]
+        return GUIDE_ROOM if any(np.allclose(direction, d) for d in used) else 0.0
+
+    def relabel(self, old: Mobject, grid: Mobject, name: str, shape, direction=UP, buff=0.22,
+                dims=None):
         """Swap a block's label for a new one (fade; text never morphs in 3D)."""
-        new = self.label(grid, name, shape, direction, buff)
+        new = self.label(grid, name, shape, direction, buff, dims)
         self.play(vanish(old), appear(new), run_time=0.5)
         return new
 

@@ -42,6 +42,7 @@ class RenderJob:
     config: object  # tensors.AttentionConfig; None means the default
     theme: str = "dark"
     flat: bool = False
+    panel: object = None  # scenes.components.palette.Panel; None means the default
     sections: bool = False  # mp4/gif: one clip per step; png: one still per step
     slides: bool = False  # also the manim-slides data, in out_dir/slides/
 
@@ -82,7 +83,7 @@ def render_one(job: RenderJob) -> RenderResult:
     from manim import tempconfig
 
     from scenes.base import stage_registry
-    from scenes.components.palette import DARK, FLAT, HEADLIGHT, LIGHT
+    from scenes.components.palette import DARK, FLAT, HEADLIGHT, LIGHT, PANEL
     from tensors import AttentionConfig
 
     THEMES = {"dark": DARK, "light": LIGHT}
@@ -101,6 +102,7 @@ def render_one(job: RenderJob) -> RenderResult:
         stage.attention_config = job.config or AttentionConfig()
         stage.theme = THEMES[job.theme]
         stage.lighting = FLAT if job.flat else HEADLIGHT
+        stage.panel = job.panel or PANEL
         options = {
             "quality": QUALITY_PRESETS[job.quality],
             "media_dir": str(work),

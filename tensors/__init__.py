@@ -12,7 +12,7 @@ Examples
 
 from .config import LIMITS, AttentionConfig, ConfigError
 from .derive import matmul_products, softmax_steps
-from .trace import STAGE_KEYS, Trace, compute_trace
+from .trace import STAGE_KEYS, Trace, axis_names, compute_trace
 
 __all__ = [
     "AttentionConfig",
@@ -20,6 +20,7 @@ __all__ = [
     "LIMITS",
     "STAGE_KEYS",
     "Trace",
+    "axis_names",
     "compute_trace",
     "matmul_products",
     "softmax_steps",

@@ -42,7 +42,7 @@ import torch.nn.functional as F
 
 from .config import AttentionConfig
 
-__all__ = ["Trace", "compute_trace", "STAGE_KEYS"]
+__all__ = ["Trace", "compute_trace", "STAGE_KEYS", "axis_names"]
 
 # Stage number -> the keys ``render.py tensors`` exports for it (shared/STAGES.md).
 STAGE_KEYS: dict[int, tuple[str, ...]] = {
@@ -70,6 +70,60 @@ STAGE_KEYS: dict[int, tuple[str, ...]] = {
 }
 
 
+def axis_names(variant: str = "blog") -> dict[str, tuple[str, ...]]:
+    """What each axis of every trace tensor counts, e.g. ``("tokens", "features (d)")``.
+
+    The features are told apart by their size's name: d, d_k = d+1, d_v = d+2
+    (the blog's sizes, stages 6-12 in both variants). The multi-head part uses
+    them too in the blog; in the paper a head has d/h features, h of them
+    concatenate back to d and W_O keeps d.
+    """
+    T, H = "tokens", "heads"
+    d, d_k, d_v, concat, split = (f"features ({n})" for n in ("d", "d_k", "d_v", "h·d_v", "d/h"))
+    head_k, head_v, out = (split, split, d) if variant == "paper" else (d_k, d_v, d_v)
+    concat = d if variant == "paper" else concat
+    return {
+        "s01_sentence": (T,),
+        "s02_embedding_table": ("vocabulary", d),
+        "s02_embedded_sentence": (T, d),
+        "s03_omega": (T, T),
+        "s04_attention_weights": (T, T),
+        "s05_context_vectors": (T, d),
+        "s06_U_query": (d_k, d),
+        "s06_U_key": (d_k, d),
+        "s06_U_value": (d_v, d),
+        "s07_queries_before_transpose": (d_k, T),
+        "s07_queries": (T, d_k),
+        "s08_keys_before_transpose": (d_k, T),
+        "s08_keys": (T, d_k),
+        "s09_values_before_transpose": (d_v, T),
+        "s09_values": (T, d_v),
+        "s10_omegas": (T, T),
+        "s11_scaled_omegas": (T, T),
+        "s11_attention_weights": (T, T),
+        "s12_context_vectors": (T, d_v),
+        "s13_multihead_U_query": (H, head_k, d),
+        "s13_multihead_U_key": (H, head_k, d),
+        "s13_multihead_U_value": (H, head_v, d),
+        "s14_multihead_queries_before_swap": (H, head_k, T),
+        "s14_multihead_queries": (H, T, head_k),
+        "s15_multihead_keys_before_permute": (H, head_k, T),
+        "s15_multihead_keys": (H, T, head_k),
+        "s16_multihead_values": (H, head_v, T),
+        "s17_multihead_omegas": (H, T, T),
+        "s18_multihead_scaled_omegas": (H, T, T),
+        "s18_multihead_attention_weights": (H, T, T),
+        "s19_multihead_values_permuted": (H, T, head_v),
+        "s19_multihead_context_vectors": (H, T, head_v),
+        "s20_multihead_context_swapped": (T, H, head_v),
+        "s20_multihead_flattened": (T, concat),
+        "s21_linear_weight": (out, concat),
+        "s21_linear_bias": (out,),
+        "s21_before_bias": (T, out),
+        "s21_output": (T, out),
+    }
+
+
 class Trace(Mapping):
     """Read-only mapping of tensor name -> NumPy array, plus its configuration.
 
@@ -81,6 +135,11 @@ class Trace(Mapping):
     def __init__(self, config: AttentionConfig, arrays: dict[str, np.ndarray]):
         self.config = config
         self._arrays = arrays
+        self._axes = axis_names(config.variant)
+
+    def axes(self, key: str) -> tuple[str, ...]:
+        """What each axis of tensor ``key`` counts (see :func:`axis_names`)."""
+        return self._axes[key]
 
     def __getitem__(self, key: str) -> np.ndarray:
         return self._arrays[key]

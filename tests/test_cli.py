@@ -46,6 +46,7 @@ def test_tensors_export_json_and_summary(tmp_path):
     assert run("tensors", "--out", str(out)).exit_code == 0
     payload = json.loads(out.read_text())
     assert payload["s20_multihead_flattened"]["shape"] == [8, 162]
+    assert payload["s20_multihead_flattened"]["axes"] == ["tokens", "features (h·d_v)"]
     summary = run("tensors", "--format", "summary")
     assert summary.exit_code == 0 and "s21_output" in summary.output and "8x18" in summary.output
 
@@ -56,6 +57,19 @@ def test_tensors_with_own_configuration(tmp_path):
                  "--d-model", "4", "--seed", "7")
     assert result.exit_code == 0
     assert np.load(out)["s20_multihead_flattened"].shape == (3, 12)
+
+
+def test_view_panel_options_reach_the_render_jobs(tmp_path, monkeypatch):
+    import scenes.renderer
+    from scenes.components.palette import Panel
+
+    seen = []
+    monkeypatch.setattr(scenes.renderer, "render_many", lambda jobs, workers, report: seen.extend(jobs) or [])
+    result = run("render", "3", "7", "--axes", "--floor", "--captions", "srt", "--out-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert [job.panel for job in seen] == [Panel(axes=True, floor=True, captions=False)] * 2
+    run("render", "3", "--out-dir", str(tmp_path))
+    assert seen[-1].panel == Panel()  # default: no axes, no floor, captions burned in
 
 
 def test_parse_scene_spec():
@@ -72,6 +86,7 @@ def test_parse_scene_spec():
     (("render", "3", "--format", "avi"), "'avi' is not one of"),
     (("render", "3", "--all"), "not both"),
     (("render", "3", "--theme", "sepia"), "'sepia' is not one of"),
+    (("render", "3", "--captions", "off"), "'off' is not one of"),
     (("render",), "name the scenes"),
     (("render", "3", "--heads", "0"), "heads must be from 1 to 12"),
     (("render", "3", "--sentence", "one"), "2 to 16 words"),

@@ -1,23 +1,27 @@
-"""Your own sentence and sizes flow through the configuration to the scenes."""
+"""Render options reach the scenes: your own sentence and sizes, the paper
+variant, and the view panel (axes, floor, captions)."""
 
 import numpy as np
 import pytest
 from manim import Text, tempconfig
 
 from scenes import stage_registry
+from scenes.components.palette import PANEL, Panel
 from tensors import AttentionConfig
 
 CONFIG = AttentionConfig.from_text("I love Transformers", d=4, heads=2, seed=7)
 
 
-def render_with(config, number, tmp_path):
+def render_with(config, number, tmp_path, panel=PANEL):
     """Render stage ``number``'s last frame with ``config``; the scene and its frame."""
     stage = stage_registry()[number]
     try:
         stage.attention_config = config
+        stage.panel = panel
         scene = render_last_frame(stage, tmp_path)
     finally:
         stage.attention_config = AttentionConfig()
+        stage.panel = PANEL
     frame = np.array(scene.renderer.get_frame())
     assert frame[..., :3].std() > 5  # something is drawn
     return scene
@@ -57,3 +61,39 @@ def test_paper_variant_scenes_show_the_split_heads(number, tmp_path):
     assert scene.trace["s13_multihead_U_query"].shape == (4, 4, 16)
     if number == 21:
         assert "Linear(16,16)" in shown.replace(" ", "")  # W_O maps d to d
+
+
+@pytest.mark.parametrize("variant", ["blog", "paper"])
+def test_axes_name_every_block_by_what_it_counts(variant, tmp_path):
+    """Stage 14 ends on multihead_queries: heads x tokens x per-head features."""
+    config = AttentionConfig(variant=variant)
+    plain = texts(render_with(config, 14, tmp_path))
+    shown = texts(render_with(config, 14, tmp_path, Panel(axes=True)))
+    named = {t.replace(" ", "") for t in shown - plain}
+    per_head = "features(d_k)" if variant == "blog" else "features(d/h)"
+    assert {"heads", "tokens", per_head} <= named
+
+
+def test_axes_follow_a_transpose(tmp_path):
+    """Stage 7 ends on Q (tokens x d_k), turned from U_query·Xᵀ (d_k x tokens)."""
+    scene = render_with(AttentionConfig(), 7, tmp_path, Panel(axes=True))
+    grids = [m for m in scene.mobjects if type(m).__name__ == "CubeGrid"]
+    assert [g.dims for g in grids] == [(None, "tokens", "features (d_k)")]
+
+
+def test_floor_grid_lies_behind_every_block(tmp_path):
+    scene = render_with(AttentionConfig(), 13, tmp_path, Panel(floor=True))
+    floors = [m for m in scene.mobjects if getattr(m, "is_backdrop", False)]
+    assert len(floors) == 1
+    deepest = min(g.points[:, 2].min() for g in scene.mobjects if type(g).__name__ == "CubeGrid")
+    assert floors[0].get_all_points()[:, 2].max() < deepest
+
+
+def test_captions_off_the_picture_keep_the_subtitles_and_the_timing(tmp_path):
+    burned = render_with(AttentionConfig(), 4, tmp_path)
+    srt_only = render_with(AttentionConfig(), 4, tmp_path, Panel(captions=False))
+    assert srt_only._captions == burned._captions  # same lines at the same times
+    assert srt_only.renderer.time == burned.renderer.time
+    captions = {text.replace(" ", "") for _, text in burned._captions}
+    assert captions & texts(burned)  # Manim's Text keeps no spaces in .text
+    assert not captions & texts(srt_only)

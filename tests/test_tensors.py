@@ -265,3 +265,17 @@ def test_paper_variant_shapes_and_shared_first_stages():
     v = torch.from_numpy(np.array(paper["s19_multihead_values_permuted"]))
     expected = F.scaled_dot_product_attention(q, k, v)
     assert np.allclose(paper["s19_multihead_context_vectors"], expected.numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("config", [CFG, AttentionConfig(variant="paper"),
+                                    AttentionConfig.from_text("I love Transformers", d=4, heads=2, seed=7)])
+def test_every_axis_is_named_by_what_it_counts(config):
+    d, h = config.d, config.heads
+    size = {"tokens": len(config.sentence), "heads": h, "vocabulary": config.vocab_size,
+            "features (d)": d, "features (d_k)": d + 1, "features (d_v)": d + 2,
+            "features (d/h)": d // h, "features (h·d_v)": h * (d + 2)}
+    trace = compute_trace(config)
+    for key in trace:
+        axes = trace.axes(key)
+        assert len(axes) == trace[key].ndim, key
+        assert tuple(size[a] for a in axes) == trace[key].shape, key

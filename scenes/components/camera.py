@@ -16,7 +16,8 @@ a tensor that costs seconds a frame. :class:`CubeCamera` is Manim's
    and fills the polygons with pycairo in one loop.
 
 Everything else (text, arrows, braces, the color bar) is drawn afterwards by
-Manim as usual, so labels stay on top of the blocks.
+Manim as usual, so labels stay on top of the blocks; only mobjects marked
+``is_backdrop`` (the floor grid) are drawn before them.
 
 Examples
 --------
@@ -88,6 +89,16 @@ def project_cube_faces(camera: ThreeDCamera, grids: list[CubeGrid], lighting: Li
     return quads[cube_index, face_index], colors
 
 
+def _covered_boxes(alpha: np.ndarray, band: int = 24) -> list[tuple[slice, slice]]:
+    """Rectangles, one per band of ``band`` rows, that hold every non-zero of ``alpha``."""
+    boxes = []
+    for top in range(0, alpha.shape[0], band):
+        columns = np.flatnonzero(alpha[top:top + band].any(axis=0))
+        if columns.size:
+            boxes.append((slice(top, top + band), slice(columns[0], columns[-1] + 1)))
+    return boxes
+
+
 class CubeCamera(ThreeDCamera):
     """``ThreeDCamera`` that draws :class:`CubeGrid` s in one vectorized pass.
 
@@ -106,6 +117,10 @@ class CubeCamera(ThreeDCamera):
     def capture_mobjects(self, mobjects, **kwargs: Any) -> None:
         self.reset_rotation_matrix()
         family = self.get_mobjects_to_display(mobjects, **kwargs)
+        backdrop = [m for m in family if getattr(m, "is_backdrop", False)]
+        if backdrop:  # the floor grid lies behind every block
+            Camera.capture_mobjects(self, backdrop, include_submobjects=False)
+            family = [m for m in family if not getattr(m, "is_backdrop", False)]
         grids = [m for m in family if isinstance(m, CubeGrid)]
         if grids:
             self.display_cube_grids(grids, self.pixel_array)
@@ -141,13 +156,15 @@ class CubeCamera(ThreeDCamera):
         if still and (cached is None or cached[0] != key or cached[1].shape != pixel_array.shape):
             layer = np.zeros_like(pixel_array)
             self.display_multiple_vectorized_mobjects(still, layer)
-            self._overlay_cache = cached = (key, layer, layer[..., 3:4].astype(np.uint16))
+            self._overlay_cache = cached = (key, layer, _covered_boxes(layer[..., 3]))
         if still:
-            _, layer, alpha = cached
-            under = pixel_array.astype(np.uint16) * (255 - alpha) // 255
-            np.add(under, layer, out=under)
-            np.minimum(under, 255, out=under)
-            pixel_array[...] = under
+            _, layer, boxes = cached
+            for box in boxes:  # only where the layer has ink: text is a small part of a frame
+                top = layer[box]
+                under = pixel_array[box].astype(np.uint16) * (255 - top[..., 3:4].astype(np.uint16)) // 255
+                np.add(under, top, out=under)
+                np.minimum(under, 255, out=under)
+                pixel_array[box] = under
         if moving:
             self.display_multiple_vectorized_mobjects(moving, pixel_array)
 

@@ -66,6 +66,20 @@ def _as_3d(values: np.ndarray, vector: str) -> np.ndarray:
     raise ValueError(f"a cube grid shows 1D, 2D or 3D arrays, got {values.ndim}D")
 
 
+def _block_dims(dims, ndim: int, vector: str) -> tuple:
+    """Axis names of an ``ndim`` array as the block's (depth, rows, columns)."""
+    if dims is None:
+        return (None, None, None)
+    dims = tuple(dims)
+    if len(dims) == 3:
+        return dims
+    if len(dims) != ndim:
+        raise ValueError(f"{len(dims)} axis names for a {ndim}D array")
+    if ndim == 1:
+        return (None, dims[0], None) if vector == "column" else (None, None, dims[0])
+    return (None,) + dims
+
+
 class CubeGrid(Mobject):
     """A block of cubes colored by the values of an array.
 
@@ -79,6 +93,10 @@ class CubeGrid(Mobject):
         Edge of a cube and the space between cubes, in scene units.
     vector
         How a 1D array is laid out: ``"column"`` or ``"row"``.
+    dims
+        What the axes mean, e.g. ``("tokens", "features (d)")``: one name per
+        axis of ``values`` (or the block's three: heads, rows, columns);
+        ``None`` for an axis with no name. Shown by ``--axes``.
 
     Examples
     --------
@@ -95,10 +113,12 @@ class CubeGrid(Mobject):
         cube_size: float = CUBE_SIZE,
         gap: float = CUBE_GAP,
         vector: str = "column",
+        dims: Sequence[str | None] | None = None,
         **kwargs,
     ):
         array = np.asarray(values, dtype=np.float64)
         self.values = _as_3d(array, vector)
+        self.dims = _block_dims(dims, array.ndim, vector)
         self.source_shape = array.shape
         self.value_range = (
             (float(array.min()), float(array.max())) if value_range is None
@@ -132,11 +152,12 @@ class CubeGrid(Mobject):
         """The current distance between neighbouring cube centers."""
         return self.cube_edge * (self.cube_size + self.gap) / self.cube_size
 
-    def like(self, values, value_range: tuple[float, float] | None = None) -> "CubeGrid":
+    def like(self, values, value_range: tuple[float, float] | None = None,
+             dims: Sequence[str | None] | None = None) -> "CubeGrid":
         """A new grid of ``values`` with this grid's current cube size and gap."""
         edge = self.cube_edge
         return CubeGrid(values, value_range=value_range, cube_size=edge,
-                        gap=edge * self.gap / self.cube_size)
+                        gap=edge * self.gap / self.cube_size, dims=dims)
 
     def cell_offsets(self) -> np.ndarray:
         """Rest-position centers of all cells, block centred at the origin."""
@@ -222,7 +243,9 @@ class CubeGrid(Mobject):
         for k in range(self.grid_shape[axis]):
             index = [slice(None)] * 3
             index[axis] = k
-            pieces.append(self.subgrid(tuple(index), values_shape=np.delete(self.grid_shape, axis)))
+            piece = self.subgrid(tuple(index), values_shape=np.delete(self.grid_shape, axis))
+            piece.dims = (None,) + tuple(np.delete(np.array(self.dims, dtype=object), axis))
+            pieces.append(piece)
         return pieces
 
     # -- color and emphasis ----------------------------------------------------

@@ -81,7 +81,8 @@ def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1
     x_axis, row_axis, _ = grid.axis_vectors()
     corner = grid.cell_center(0, 0)
     scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), run_time=run_time)
-    result = grid.like(transposed_values, grid.value_range)
+    depth, rows, cols = grid.dims
+    result = grid.like(transposed_values, grid.value_range, dims=(depth, cols, rows))
     result.align_cell((0, 0, 0), corner)
     scene.remove(grid)
     scene.add(result)
@@ -97,7 +98,8 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     scene.add(*slices)
     scene.play(*[turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)) for s in slices],
                run_time=run_time)
-    result = grid.like(permuted_values, grid.value_range)
+    depth, rows, cols = grid.dims
+    result = grid.like(permuted_values, grid.value_range, dims=(depth, cols, rows))
     result.align_cell((0, 0, 0), corner)
     scene.remove(*slices)
     scene.add(result)
@@ -173,7 +175,8 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
     box = MatmulBox(np.asarray(origin, float), m, n, k, pitch)
     say = caption or (lambda text: None)
 
-    result = left.like(result_values, result_range)
+    result = left.like(result_values, result_range,
+                       dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
     result.move_to(box.origin).set_cell_opacity(0.0)
     scene.add(result)
 
@@ -251,7 +254,7 @@ def broadcast_copies(scene, grid: CubeGrid, copies: int, counter_at, theme,
         counter = text
         stack.append(copy)
     block_values = np.broadcast_to(grid.values[0], (copies,) + grid.values.shape[1:])
-    block = grid.like(block_values, grid.value_range)
+    block = grid.like(block_values, grid.value_range, dims=("heads",) + grid.dims[1:])
     block.align_cell((0, 0, 0), grid.cell_center(0, 0))
     scene.remove(*stack)
     scene.add(block)
@@ -276,7 +279,8 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
     def sum_label(h, row):
         x_axis, _, _ = grid.axis_vectors()
         text = Text(f"Σ = {sums[h, row]:.3f}", font=TEXT_FONT, font_size=16, color=theme.ink)
-        text.move_to(grid.cell_center(row, grid.grid_shape[2] - 1, h) + x_axis * (grid.pitch + 0.55))
+        beside = grid.pitch + 0.55 + scene.guide_room(grid, RIGHT)  # clear of an axis arrow
+        text.move_to(grid.cell_center(row, grid.grid_shape[2] - 1, h) + x_axis * beside)
         scene.upright(text)
         return text
 

@@ -18,7 +18,7 @@ import numpy as np
 
 __all__ = [
     "PURPLE_HEX", "RED_HEX", "rainbow", "normalise", "value_colors", "Theme", "DARK", "LIGHT",
-    "Lighting", "HEADLIGHT", "FLAT",
+    "Lighting", "HEADLIGHT", "FLAT", "Panel", "PANEL",
 ]
 
 PURPLE_HEX = "#7F00FF"
@@ -97,3 +97,21 @@ class Lighting:
 
 HEADLIGHT = Lighting()
 FLAT = Lighting(ambient=1.0)
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The seed site's view panel as render options (its light is :class:`Lighting`).
+
+    ``axes``: every block's axes drawn and named (tokens / features / heads);
+    ``floor``: a grid on the plane the blocks rest on (behind them, as the
+    camera looks down at them); ``captions``: the narration drawn in the
+    picture (burned in). The .srt beside a video is written either way.
+    """
+
+    axes: bool = False
+    floor: bool = False
+    captions: bool = True
+
+
+PANEL = Panel()

@@ -21,7 +21,8 @@ class TokenIds(StageScene):
         ids = self.trace["s01_sentence"]
         words = self.cfg.sentence
 
-        column = self.grid(ids.astype(float), cube_size=0.34, gap=0.06).move_to(2.4 * RIGHT + 0.1 * DOWN)
+        column = self.grid(ids.astype(float), cube_size=0.34, gap=0.06,
+                           dims=self.trace.axes("s01_sentence")).move_to(2.4 * RIGHT + 0.1 * DOWN)
         spacing = column.pitch
         word_mobs = VGroup(*[note_text(w, self.theme, font_size=24) for w in words])
         for row, mob in enumerate(word_mobs):
@@ -68,6 +69,6 @@ class TokenIds(StageScene):
                       arrow.animate.set_opacity(0.0), entry.animate.set_color(self.theme.muted),
                       run_time=run * 0.6)
             self.remove(arrow)
-        label = self.label(column, "sentence", ids.shape, UP, buff=0.35)
+        label = self.label(column, "sentence", ids.shape, UP, buff=0.35, sides=("bottom", "left"))
         self.say(f"{len(ids)} token ids: one cube each, colored by the id")
         self.play(appear(label))

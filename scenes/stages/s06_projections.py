@@ -18,8 +18,10 @@ class ProjectionMatrices(StageScene):
     def storyboard(self):
         keys = ("s06_U_query", "s06_U_key", "s06_U_value")
         names = ("U_query", "U_key", "U_value")
-        grids = [self.grid(self.trace[k], cube_size=0.15, gap=0.032) for k in keys]
-        for grid, x in zip(grids, (-3.6, -0.5, 2.6)):
+        size, places = (0.15, (-3.6, -0.5, 2.6)) if not self.panel.axes else (0.12, (-3.75, -0.6, 2.55))
+        grids = [self.grid(self.trace[k], cube_size=size, gap=0.213 * size, dims=self.trace.axes(k))
+                 for k in keys]
+        for grid, x in zip(grids, places):
             grid.move_to([x, -0.35, 0])
         labels = [self.label(g, n, self.trace[k].shape, UP) for g, n, k in zip(grids, names, keys)]
         self.step("matrices")
@@ -33,10 +35,10 @@ class ProjectionMatrices(StageScene):
         rows_brace = Brace(grids[0], LEFT, buff=0.08, color=self.theme.accent)
         rows_text = self.note(f"d_k = d+1 = {d_k}", font_size=20, color=self.theme.accent)
         rows_text.rotate(PI / 2).next_to(rows_brace, LEFT, buff=0.1)
-        cols_brace = Brace(grids[0], DOWN, buff=0.08, color=self.theme.accent)
+        cols_brace = Brace(grids[0], DOWN, buff=0.08 + self.guide_room(grids[0], DOWN), color=self.theme.accent)
         cols_text = self.note(f"d = {d}", font_size=20, color=self.theme.accent)
         cols_text.next_to(cols_brace, DOWN, buff=0.08)
-        v_brace = Brace(grids[2], RIGHT, buff=0.08, color=self.theme.accent)
+        v_brace = Brace(grids[2], RIGHT, buff=0.08 + self.guide_room(grids[2], RIGHT), color=self.theme.accent)
         v_text = self.note(f"d_v = d+2 = {d_v}", font_size=20, color=self.theme.accent)
         v_text.rotate(-PI / 2).next_to(v_brace, RIGHT, buff=0.1)
         self.say(f"d_k = {d_k} and d_v = {d_v} differ from d = {d} only so that every axis has its own length")

@@ -11,21 +11,34 @@ from scenes.components.fades import appear, vanish
 __all__ = ["MultiheadOmegas", "spread_heads"]
 
 
-def spread_heads(scene, block, columns: int = 3, scale: float = 1.0, center=None):
-    """Split a (h, r, c) block into its head slices laid out in a grid, front view."""
+HEAD_GAP = (0.55, 0.45)  # between head slices: across, and down (room for the tags)
+TAG_ROOM = 0.3
+
+
+def spread_heads(scene, block, columns: int = 3, scale: float = 1.0, center=(-0.4, -0.22, 0.0),
+                 room=(9.0, 5.6)):
+    """Split a (h, r, c) block into its head slices laid out in a grid, front view.
+
+    The slices grow to ``scale`` times their size, less if the grid and its
+    tags would not fit in ``room`` (width, height: between the caption and
+    the code line) around ``center``.
+    """
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     scene.remove(block)
     scene.add(*slices)
-    width = block.grid_shape[2] * block.pitch * scale
-    height = block.grid_shape[1] * block.pitch * scale
     rows = int(np.ceil(heads / columns))
-    center = np.zeros(3) if center is None else np.asarray(center, float)
+    columns = min(columns, heads)
+    width, height = block.grid_shape[2] * block.pitch, block.grid_shape[1] * block.pitch
+    scale = min(scale, (room[0] - (columns - 1) * HEAD_GAP[0]) / (columns * width),
+                (room[1] - (rows - 1) * HEAD_GAP[1] - TAG_ROOM) / (rows * height))
+    width, height = width * scale, height * scale
+    center = np.asarray(center, float) - np.array([0.0, TAG_ROOM / 2, 0.0])
     targets = []
     for h in range(heads):
         r, c = divmod(h, columns)
-        targets.append(center + np.array([(c - (columns - 1) / 2) * (width + 0.55),
-                                          -(r - (rows - 1) / 2) * (height + 0.45), 0.0]))
+        targets.append(center + np.array([(c - (columns - 1) / 2) * (width + HEAD_GAP[0]),
+                                          -(r - (rows - 1) / 2) * (height + HEAD_GAP[1]), 0.0]))
     scene.play(camera_turn(scene, *FRONT_VIEW),
                LaggedStart(*[s.animate.scale(scale).move_to(t) for s, t in zip(slices, targets)],
                            lag_ratio=0.08), run_time=2.2)
@@ -49,10 +62,11 @@ class MultiheadOmegas(StageScene):
         k = self.trace["s15_multihead_keys"]
         omegas = self.trace["s17_multihead_omegas"]
         size = dict(cube_size=0.12, gap=0.03)
-        queries = self.grid(q, **size).move_to([-3.8, 0.0, 0])
-        keys_t = self.grid(np.swapaxes(k, 1, 2), value_range=(float(k.min()), float(k.max())), **size)
+        queries = self.grid(q, **size, dims=self.trace.axes("s14_multihead_queries")).move_to([-3.8, 0.0, 0])
+        keys_t = self.grid(np.swapaxes(k, 1, 2), value_range=(float(k.min()), float(k.max())), **size,
+                           dims=[self.trace.axes("s15_multihead_keys")[i] for i in (0, 2, 1)])
         keys_t.move_to([-0.3, 0.0, 0])
-        result = self.grid(omegas, **size).move_to([3.3, 0.0, 0])
+        result = self.grid(omegas, **size, dims=self.trace.axes("s17_multihead_omegas")).move_to([3.3, 0.0, 0])
         for grid in (keys_t, result):
             grid.align_cell((0, 0, 0), [grid.cell_center(0, 0)[0], queries.cell_center(0, 0, 0)[1],
                                         queries.cell_center(0, 0, 0)[2]])
@@ -76,4 +90,4 @@ class MultiheadOmegas(StageScene):
         self.spread(result)
 
     def spread(self, result):
-        spread_heads(self, result, center=[-0.4, -0.35, 0])
+        spread_heads(self, result)

@@ -24,14 +24,14 @@ class MultiheadSoftmax(StageScene):
         omegas = self.trace["s17_multihead_omegas"]
         scaled = self.trace["s18_multihead_scaled_omegas"]
         weights = self.trace["s18_multihead_attention_weights"]
-        block = self.grid(omegas, cube_size=0.16, gap=0.04).move_to([-0.5, 0.0, 0])
+        block = self.grid(omegas, cube_size=0.16, gap=0.04, dims=self.trace.axes("s17_multihead_omegas")).move_to([-0.5, 0.0, 0])
         label = self.label(block, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
         self.step("scores")
         self.say(f"the scores of all {self.cfg.heads} heads")
         self.play(appear(block), appear(label))
         self.show_colorbar("ω (heads)", omegas)
         self.play(label.animate.set_opacity(0.0), run_time=0.3)
-        slices, tags = spread_heads(self, block, scale=1.05, center=[-0.4, -0.35, 0])
+        slices, tags = spread_heads(self, block, scale=1.05)
 
         self.step("scale")
         d_k = f"d/h = {self.cfg.head_k}" if self.paper() else f"d_k = {self.cfg.head_k}"

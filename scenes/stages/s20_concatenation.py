@@ -26,7 +26,8 @@ class Concatenation(StageScene):
         context = self.trace["s19_multihead_context_vectors"]
         flattened = self.trace["s20_multihead_flattened"]
         heads, tokens, d_v = context.shape
-        block = self.grid(context, cube_size=0.14, gap=0.035).move_to([0.0, 0.3, 0])
+        block = self.grid(context, cube_size=0.14, gap=0.035,
+                          dims=self.trace.axes("s19_multihead_context_vectors")).move_to([0.0, 0.3, 0])
         label = self.label(block, "multihead_context_vectors", context.shape, DOWN, buff=0.35)
         self.step("heads")
         self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix")
@@ -45,6 +46,7 @@ class Concatenation(StageScene):
                         .next_to(s, UP, buff=0.1) for h, s in enumerate(slices)])
         self.fixed(*tags)
         self.play(appear(tags))
-        final = self.label(Group(*slices), "multihead_flattened", flattened.shape, DOWN, buff=0.4)
+        final = self.label(Group(*slices), "multihead_flattened", flattened.shape, DOWN, buff=0.4,
+                           dims=(None,) + self.trace.axes("s20_multihead_flattened"))
         self.play(appear(final))
         self.say(f"one row per token, {heads * d_v} numbers: the heads stay visible as blocks")

@@ -31,8 +31,9 @@ class LinearProjection(StageScene):
         before = self.trace["s21_before_bias"]
         output = self.trace["s21_output"]
         size = dict(cube_size=0.05, gap=0.012)
-        left = self.grid(flat, **size).move_to([-3.0, 1.0, 0])
-        right = self.grid(weight.T, value_range=(float(weight.min()), float(weight.max())), **size)
+        left = self.grid(flat, **size, dims=self.trace.axes("s20_multihead_flattened")).move_to([-3.0, 1.0, 0])
+        right = self.grid(weight.T, value_range=(float(weight.min()), float(weight.max())), **size,
+                          dims=self.trace.axes("s21_linear_weight")[::-1])
         right.move_to([3.0, -0.2, 0])
         labels = [self.label(left, "multihead_flattened", flat.shape),
                   self.label(right, "Wᵀ = linear.weight.T", weight.T.shape, LEFT)]
@@ -51,7 +52,8 @@ class LinearProjection(StageScene):
 
         self.step("bias")
         self.say(f"+ bias: one row of {bias.shape[0]}, broadcast - the same row added to every token")
-        bias_row = result.like(bias[None, :], (float(bias.min()), float(bias.max())))
+        bias_row = result.like(bias[None, :], (float(bias.min()), float(bias.max())),
+                               dims=(None,) + self.trace.axes("s21_linear_bias"))
         bias_row.next_to(result, UP, buff=0.9)
         b_label = self.label(bias_row, "bias", bias.shape, RIGHT)
         self.play(appear(bias_row), appear(b_label))
