@@ -33,6 +33,7 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+import cairo
 import numpy as np
 from manim import ThreeDCamera, VMobject
 from manim.camera.camera import Camera
@@ -89,6 +90,19 @@ def project_cube_faces(camera: ThreeDCamera, grids: list[CubeGrid], lighting: Li
     return quads[cube_index, face_index], colors
 
 
+def _composite(pixel_array: np.ndarray, box: tuple[slice, slice], image: np.ndarray) -> None:
+    """Premultiplied "over": ``image`` onto ``pixel_array[box]`` (same shape)."""
+    under = pixel_array[box].astype(np.uint16) * (255 - image[..., 3:4].astype(np.uint16)) // 255
+    np.add(under, image, out=under)
+    np.minimum(under, 255, out=under)
+    pixel_array[box] = under
+
+
+def _signature(mobjects) -> tuple:
+    return tuple((id(m), hash(m.points.tobytes()), hash(m.fill_rgbas.tobytes()),
+                  hash(m.stroke_rgbas.tobytes())) for m in mobjects)
+
+
 def _covered_boxes(alpha: np.ndarray, band: int = 24) -> list[tuple[slice, slice]]:
     """Rectangles, one per band of ``band`` rows, that hold every non-zero of ``alpha``."""
     boxes = []
@@ -112,6 +126,8 @@ class CubeCamera(ThreeDCamera):
         self.lighting = lighting
         self._overlay_cache = None
         self._overlay_signatures: dict[int, tuple] = {}
+        self._upright_seen: dict[int, tuple] = {}  # label -> signature in the previous frame
+        self._sprites: dict[int, tuple] = {}  # label -> (signature, image, top-left, anchor)
         super().__init__(*args, **kwargs)
 
     def capture_mobjects(self, mobjects, **kwargs: Any) -> None:
@@ -127,8 +143,14 @@ class CubeCamera(ThreeDCamera):
         overlay = [m for m in family if m in self.fixed_in_frame_mobjects and isinstance(m, VMobject)]
         in_overlay = set(map(id, overlay))
         others = [m for m in family if not isinstance(m, CubeGrid) and id(m) not in in_overlay]
+        upright = [m for m in others if isinstance(m, VMobject) and m in self.fixed_orientation_mobjects]
+        if upright:
+            in_upright = set(map(id, upright))
+            others = [m for m in others if id(m) not in in_upright]
         # Camera's, not ThreeDCamera's: the rotation matrix is already current
         Camera.capture_mobjects(self, others, include_submobjects=False)
+        if upright:
+            self.display_upright(upright, self.pixel_array)
         if overlay:
             self.display_overlay(overlay, self.pixel_array)
 
@@ -143,11 +165,7 @@ class CubeCamera(ThreeDCamera):
         or recoloring (an arrow, a highlighted word) are drawn on top of it
         every frame.
         """
-        signatures = {
-            id(m): (hash(m.points.tobytes()), hash(m.fill_rgbas.tobytes()),
-                    hash(m.stroke_rgbas.tobytes()))
-            for m in vmobjects
-        }
+        signatures = {id(m): signature for m, signature in zip(vmobjects, _signature(vmobjects))}
         before, self._overlay_signatures = self._overlay_signatures, signatures
         still = [m for m in vmobjects if before.get(id(m)) == signatures[id(m)]]
         moving = [m for m in vmobjects if before.get(id(m)) != signatures[id(m)]]
@@ -160,13 +178,54 @@ class CubeCamera(ThreeDCamera):
         if still:
             _, layer, boxes = cached
             for box in boxes:  # only where the layer has ink: text is a small part of a frame
-                top = layer[box]
-                under = pixel_array[box].astype(np.uint16) * (255 - top[..., 3:4].astype(np.uint16)) // 255
-                np.add(under, top, out=under)
-                np.minimum(under, 255, out=under)
-                pixel_array[box] = under
+                _composite(pixel_array, box, layer[box])
         if moving:
             self.display_multiple_vectorized_mobjects(moving, pixel_array)
+
+    def display_upright(self, vmobjects: list[VMobject], pixel_array: np.ndarray) -> None:
+        """Draw the upright labels, each as a sprite while only the camera moves.
+
+        A label kept upright (``add_fixed_orientation_mobjects``) is not turned
+        by the camera, only shifted: its center goes where the camera projects
+        it. So while its own points and colors stay the same, it is drawn once
+        and then copied to its new place, to the nearest pixel, each frame
+        (during an orbit Manim would trace every glyph again). A label that
+        changes (a fade) is drawn as usual.
+        """
+        labels: dict[int, list[VMobject]] = {}
+        for m in vmobjects:  # the family of one label shares one center function
+            labels.setdefault(id(self.fixed_orientation_mobjects[m]), []).append(m)
+        seen, self._upright_seen = self._upright_seen, {}
+        sprites, self._sprites = self._sprites, {}
+        scale = np.array([pixel_array.shape[1] / self.frame_width, -pixel_array.shape[0] / self.frame_height])
+        for key, members in labels.items():
+            signature = _signature(members)
+            self._upright_seen[key] = signature
+            center = self.fixed_orientation_mobjects[members[0]]()
+            anchor = self.project_point(center)[:2] * scale  # where the label's center lands, in pixels
+            if seen.get(key) != signature:
+                self.display_multiple_vectorized_mobjects(members, pixel_array)
+                continue
+            sprite = sprites.get(key)
+            if sprite is None or sprite[0] != signature or sprite[1].shape[2] != pixel_array.shape[2]:
+                layer = np.zeros_like(pixel_array)
+                self.display_multiple_vectorized_mobjects(members, layer)
+                rows = np.flatnonzero(layer[..., 3].any(axis=1))
+                cols = np.flatnonzero(layer[..., 3].any(axis=0))
+                if not rows.size:
+                    continue
+                image = layer[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1].copy()
+                sprite = (signature, image, (rows[0], cols[0]), anchor)
+            self._sprites[key] = sprite
+            _, image, (top, left), drawn_at = sprite
+            dx, dy = np.rint(anchor - drawn_at).astype(int)
+            top, left = top + dy, left + dx
+            height, width = image.shape[:2]
+            r0, c0 = max(top, 0), max(left, 0)
+            r1, c1 = min(top + height, pixel_array.shape[0]), min(left + width, pixel_array.shape[1])
+            if r0 < r1 and c0 < c1:
+                _composite(pixel_array, (slice(r0, r1), slice(c0, c1)),
+                           image[r0 - top:r1 - top, c0 - left:c1 - left])
 
     def display_cube_grids(self, grids: list[CubeGrid], pixel_array: np.ndarray) -> None:
         polygons, colors = project_cube_faces(self, grids, self.lighting)
@@ -174,6 +233,7 @@ class CubeCamera(ThreeDCamera):
             return
         ctx = self.get_cairo_context(pixel_array)
         ctx.new_path()
+        ctx.set_antialias(cairo.ANTIALIAS_FAST)
         move_to, line_to, close = ctx.move_to, ctx.line_to, ctx.close_path
         set_rgba, fill = ctx.set_source_rgba, ctx.fill
         # The Python lists below are tens of thousands of new containers per
