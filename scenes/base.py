@@ -43,7 +43,7 @@ from .components.camera import CubeCamera, view_angles
 from .components.colorbar import ColorBar
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
-from .components.guides import GUIDE_ROOM, axis_guides, floor_grid, guide_sides, label_clearance
+from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
 from .components.labels import code_box, formula, note_text, tensor_label, title_text
 from .components.palette import DARK, HEADLIGHT, PANEL, Lighting, Panel, Theme
 
@@ -272,6 +272,16 @@ class StageScene(ThreeDScene):
     def grid(self, values, value_range=None, **kwargs) -> CubeGrid:
         return CubeGrid(values, value_range=value_range, **kwargs)
 
+    def tensor_grid(self, key: str, transposed: bool = False, **kwargs) -> CubeGrid:
+        """Trace tensor ``key`` as a grid whose axes carry their names.
+
+        ``transposed``: its last two axes swapped (``.T``, ``swapaxes(-1, -2)``).
+        """
+        values, axes = self.trace[key], self.trace.axes(key)
+        if transposed:
+            values, axes = np.swapaxes(values, -1, -2), axes[:-2] + (axes[-1], axes[-2])
+        return self.grid(values, dims=axes, **kwargs)
+
     def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = 0.22,
               dims=None, sides: tuple[str, str] | None = None) -> Mobject:
         """Name and shape beside a block, kept upright.
@@ -287,7 +297,7 @@ class StageScene(ThreeDScene):
             sides = sides or guide_sides(blocks[-1], direction, COLORBAR_X - 1.15)
             for block in blocks:
                 block.guide_sides = sides
-        mob.next_to(grid, direction, buff=buff + (label_clearance(sides, direction) if guides else 0))
+        mob.next_to(grid, direction, buff=buff + (guide_room(sides, direction) if guides else 0))
         self.upright(mob)
         if not guides:
             return mob
@@ -297,10 +307,7 @@ class StageScene(ThreeDScene):
 
     def guide_room(self, grid: CubeGrid, direction) -> float:
         """The room the axis guides take on that side of ``grid`` (0 without)."""
-        columns, rows = getattr(grid, "guide_sides", (None, None))
-        taken = {"bottom": DOWN, "top": UP, "right": RIGHT, "left": LEFT}
-        used = [taken[s] for s in (columns, rows) if s]
-        return GUIDE_ROOM if any(np.allclose(direction, d) for d in used) else 0.0
+        return guide_room(getattr(grid, "guide_sides", None), direction)
 
     def relabel(self, old: Mobject, grid: Mobject, name: str, shape, direction=UP, buff=0.22,
                 dims=None):

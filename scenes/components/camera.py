@@ -207,7 +207,7 @@ class CubeCamera(ThreeDCamera):
                 self.display_multiple_vectorized_mobjects(members, pixel_array)
                 continue
             sprite = sprites.get(key)
-            if sprite is None or sprite[0] != signature or sprite[1].shape[2] != pixel_array.shape[2]:
+            if sprite is None or sprite[0] != signature:
                 layer = np.zeros_like(pixel_array)
                 self.display_multiple_vectorized_mobjects(members, layer)
                 rows = np.flatnonzero(layer[..., 3].any(axis=1))

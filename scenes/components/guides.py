@@ -21,13 +21,13 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Line, Polygon, Text, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Line, Polygon, Text, VGroup
 
 from .cubegrid import CubeGrid
 from .labels import TEXT_FONT
 from .palette import DARK, Theme
 
-__all__ = ["axis_guides", "guide_sides", "label_clearance", "floor_grid", "FLOOR_DEPTH", "GUIDE_ROOM"]
+__all__ = ["axis_guides", "guide_sides", "guide_room", "floor_grid", "FLOOR_DEPTH", "GUIDE_ROOM"]
 
 GUIDE_GAP = 0.14  # from the block's edge to its arrow
 GUIDE_SIZE = 16
@@ -62,12 +62,11 @@ def guide_sides(grid: CubeGrid, label_direction=UP, room_right: float = 5.2) -> 
     return columns, rows
 
 
-def label_clearance(sides: tuple[str, str], label_direction) -> float:
-    """Extra space a block's name needs to clear its guides on that side."""
-    columns, rows = sides
-    below = columns == "bottom" and np.allclose(label_direction, DOWN)
-    beside = rows == "right" and np.allclose(label_direction, RIGHT)
-    return GUIDE_ROOM if below or beside else 0.0
+def guide_room(sides: tuple[str, str] | None, direction) -> float:
+    """The room a block's guides take on the side ``direction`` (0 with none there)."""
+    toward = {"bottom": DOWN, "top": UP, "right": RIGHT, "left": LEFT}
+    used = [toward[s] for s in sides or ()]
+    return GUIDE_ROOM if any(np.allclose(direction, d) for d in used) else 0.0
 
 
 def axis_guides(grid: CubeGrid, sides: tuple[str, str], theme: Theme = DARK,

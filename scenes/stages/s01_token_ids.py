@@ -21,8 +21,7 @@ class TokenIds(StageScene):
         ids = self.trace["s01_sentence"]
         words = self.cfg.sentence
 
-        column = self.grid(ids.astype(float), cube_size=0.34, gap=0.06,
-                           dims=self.trace.axes("s01_sentence")).move_to(2.4 * RIGHT + 0.1 * DOWN)
+        column = self.tensor_grid("s01_sentence", cube_size=0.34, gap=0.06).move_to(2.4 * RIGHT + 0.1 * DOWN)
         spacing = column.pitch
         word_mobs = VGroup(*[note_text(w, self.theme, font_size=24) for w in words])
         for row, mob in enumerate(word_mobs):

@@ -24,9 +24,8 @@ class Embedding(StageScene):
         vocab = self.cfg.vocabulary
         shared = (float(table_values.min()), float(table_values.max()))
 
-        table = self.grid(table_values, value_range=shared,
-                          dims=self.trace.axes("s02_embedding_table")).move_to(3.0 * LEFT + 0.1 * DOWN)
-        X = self.grid(x, value_range=shared, dims=self.trace.axes("s02_embedded_sentence")).move_to(3.2 * RIGHT + 0.1 * DOWN)
+        table = self.tensor_grid("s02_embedding_table", value_range=shared).move_to(3.0 * LEFT + 0.1 * DOWN)
+        X = self.tensor_grid("s02_embedded_sentence", value_range=shared).move_to(3.2 * RIGHT + 0.1 * DOWN)
         names = [vocab[i] if i < len(vocab) else "(unused)" for i in range(table_values.shape[0])]
         row_names = self.word_labels(table, [f"{i} {w}" for i, w in enumerate(names)])
         table_label = self.label(table, "embedding table", table_values.shape, UP)

@@ -26,8 +26,8 @@ class Omega(StageScene):
         omega_values = self.trace["s03_omega"]
         words = self.cfg.sentence
 
-        X = self.grid(x, dims=self.trace.axes("s02_embedded_sentence")).move_to(3.2 * LEFT)
-        XT = self.grid(x.T, value_range=X.value_range, dims=X.dims[:0:-1]).move_to(2.6 * RIGHT)
+        X = self.tensor_grid("s02_embedded_sentence").move_to(3.2 * LEFT)
+        XT = self.tensor_grid("s02_embedded_sentence", transposed=True, value_range=X.value_range).move_to(2.6 * RIGHT)
         x_label = self.label(X, "X", x.shape)
         xt_label = self.label(XT, "Xᵀ", x.T.shape)
         self.step("operands")

@@ -30,7 +30,7 @@ class SoftmaxRows(StageScene):
     def storyboard(self):
         scores = self.trace[self.scores_key]
         weights = self.trace[self.weights_key]
-        grid = self.grid(scores, cube_size=0.36, gap=0.07, dims=self.trace.axes(self.scores_key)).move_to(0.6 * LEFT + 0.2 * DOWN)
+        grid = self.tensor_grid(self.scores_key, cube_size=0.36, gap=0.07).move_to(0.6 * LEFT + 0.2 * DOWN)
         rows = self.word_labels(grid, self.cfg.sentence, font_size=20)
         label = self.label(grid, self.scores_name, scores.shape, UP)
         self.step("scores")

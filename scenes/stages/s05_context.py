@@ -29,20 +29,14 @@ class MatmulStage(StageScene):
         values = self.trace[key]
         return values.T if transposed else values
 
-    def operand_axes(self, key, transposed):
-        axes = self.trace.axes(key)
-        return axes[::-1] if transposed else axes
-
     def storyboard(self):
         left_values = self.operand(self.left_key, self.left_transposed)
         right_values = self.operand(self.right_key, self.right_transposed)
         result_values = self.trace[self.result_key]
         left_range = (float(self.trace[self.left_key].min()), float(self.trace[self.left_key].max()))
         right_range = (float(self.trace[self.right_key].min()), float(self.trace[self.right_key].max()))
-        left = self.grid(left_values, value_range=left_range,
-                         dims=self.operand_axes(self.left_key, self.left_transposed)).move_to(3.3 * LEFT + 0.2 * DOWN)
-        right = self.grid(right_values, value_range=right_range,
-                          dims=self.operand_axes(self.right_key, self.right_transposed)).move_to(2.6 * RIGHT + 0.2 * DOWN)
+        left = self.tensor_grid(self.left_key, self.left_transposed, value_range=left_range).move_to(3.3 * LEFT + 0.2 * DOWN)
+        right = self.tensor_grid(self.right_key, self.right_transposed, value_range=right_range).move_to(2.6 * RIGHT + 0.2 * DOWN)
         labels = [self.label(left, self.names[0], left_values.shape),
                   self.label(right, self.names[1], right_values.shape)]
         self.step("operands")
@@ -73,7 +67,7 @@ class MatmulStage(StageScene):
         if not self.compare_key:
             return
         values = self.trace[self.compare_key]
-        other = self.grid(values, cube_size=0.12, gap=0.03, dims=self.trace.axes(self.compare_key))
+        other = self.tensor_grid(self.compare_key, cube_size=0.12, gap=0.03)
         other.next_to(result, RIGHT, buff=1.0)
         caption = self.label(other, self.compare_name, values.shape, DOWN)
         self.play(appear(other), appear(caption))

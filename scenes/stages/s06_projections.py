@@ -19,7 +19,7 @@ class ProjectionMatrices(StageScene):
         keys = ("s06_U_query", "s06_U_key", "s06_U_value")
         names = ("U_query", "U_key", "U_value")
         size, places = (0.15, (-3.6, -0.5, 2.6)) if not self.panel.axes else (0.12, (-3.75, -0.6, 2.55))
-        grids = [self.grid(self.trace[k], cube_size=size, gap=0.213 * size, dims=self.trace.axes(k))
+        grids = [self.tensor_grid(k, cube_size=size, gap=0.213 * size)
                  for k in keys]
         for grid, x in zip(grids, places):
             grid.move_to([x, -0.35, 0])

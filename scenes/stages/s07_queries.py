@@ -28,9 +28,8 @@ class ProjectionStage(StageScene):
         x = self.trace["s02_embedded_sentence"]
         before = self.trace[self.result_key + "_before_transpose"]
         result_values = self.trace[self.result_key]
-        left = self.grid(u, cube_size=0.16, gap=0.035, dims=self.trace.axes(self.weight_key)).move_to(3.4 * LEFT + 0.2 * DOWN)
-        right = self.grid(x.T, value_range=(float(x.min()), float(x.max())), cube_size=0.16, gap=0.035,
-                          dims=self.trace.axes("s02_embedded_sentence")[::-1])
+        left = self.tensor_grid(self.weight_key, cube_size=0.16, gap=0.035).move_to(3.4 * LEFT + 0.2 * DOWN)
+        right = self.tensor_grid("s02_embedded_sentence", transposed=True, cube_size=0.16, gap=0.035)
         right.move_to(2.4 * RIGHT + 0.2 * DOWN)
         labels = [self.label(left, self.weight_name, u.shape), self.label(right, "Xᵀ", x.T.shape)]
         self.step("operands")

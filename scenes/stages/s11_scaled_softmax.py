@@ -29,7 +29,7 @@ class ScaledSoftmax(SoftmaxRows):
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)
         basic = self.trace["s04_attention_weights"]
-        other = self.grid(basic, cube_size=0.13, gap=0.03, dims=self.trace.axes("s04_attention_weights"))
+        other = self.tensor_grid("s04_attention_weights", cube_size=0.13, gap=0.03)
         other.next_to(grid, RIGHT, buff=1.4 + self.guide_room(grid, RIGHT))
         label = self.label(other, "stage 4", basic.shape, DOWN, sides=("bottom", "right"))
         self.say("compare stage 4: learned projections spread the attention differently")

@@ -26,7 +26,7 @@ class MultiheadProjections(StageScene):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
         names = ("multihead_U_query", "multihead_U_key", "multihead_U_value")
         heads = self.cfg.heads
-        blocks = [self.grid(self.trace[k], cube_size=0.12, gap=0.03, dims=self.trace.axes(k)) for k in keys]
+        blocks = [self.tensor_grid(k, cube_size=0.12, gap=0.03) for k in keys]
         for block, x in zip(blocks, (-4.0, -0.4, 3.2)):
             block.move_to([x, -0.3, -0.6])
         labels = [self.label(b, n.replace("multihead_", ""), self.trace[k].shape, DOWN, buff=0.3)

@@ -59,14 +59,12 @@ class MultiheadOmegas(StageScene):
 
     def storyboard(self):
         q = self.trace["s14_multihead_queries"]
-        k = self.trace["s15_multihead_keys"]
         omegas = self.trace["s17_multihead_omegas"]
         size = dict(cube_size=0.12, gap=0.03)
-        queries = self.grid(q, **size, dims=self.trace.axes("s14_multihead_queries")).move_to([-3.8, 0.0, 0])
-        keys_t = self.grid(np.swapaxes(k, 1, 2), value_range=(float(k.min()), float(k.max())), **size,
-                           dims=[self.trace.axes("s15_multihead_keys")[i] for i in (0, 2, 1)])
+        queries = self.tensor_grid("s14_multihead_queries", **size).move_to([-3.8, 0.0, 0])
+        keys_t = self.tensor_grid("s15_multihead_keys", transposed=True, **size)
         keys_t.move_to([-0.3, 0.0, 0])
-        result = self.grid(omegas, **size, dims=self.trace.axes("s17_multihead_omegas")).move_to([3.3, 0.0, 0])
+        result = self.tensor_grid("s17_multihead_omegas", **size).move_to([3.3, 0.0, 0])
         for grid in (keys_t, result):
             grid.align_cell((0, 0, 0), [grid.cell_center(0, 0)[0], queries.cell_center(0, 0, 0)[1],
                                         queries.cell_center(0, 0, 0)[2]])

@@ -24,7 +24,7 @@ class MultiheadSoftmax(StageScene):
         omegas = self.trace["s17_multihead_omegas"]
         scaled = self.trace["s18_multihead_scaled_omegas"]
         weights = self.trace["s18_multihead_attention_weights"]
-        block = self.grid(omegas, cube_size=0.16, gap=0.04, dims=self.trace.axes("s17_multihead_omegas")).move_to([-0.5, 0.0, 0])
+        block = self.tensor_grid("s17_multihead_omegas", cube_size=0.16, gap=0.04).move_to([-0.5, 0.0, 0])
         label = self.label(block, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
         self.step("scores")
         self.say(f"the scores of all {self.cfg.heads} heads")

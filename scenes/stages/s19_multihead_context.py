@@ -25,8 +25,8 @@ class MultiheadContext(StageScene):
         permuted = self.trace["s19_multihead_values_permuted"]
         context = self.trace["s19_multihead_context_vectors"]
         size = dict(cube_size=0.1, gap=0.025)
-        w = self.grid(weights, **size, dims=self.trace.axes("s18_multihead_attention_weights")).move_to([-4.6, 0.0, 0])
-        v = self.grid(values, **size, dims=self.trace.axes("s16_multihead_values")).move_to([-1.4, 0.0, 0])
+        w = self.tensor_grid("s18_multihead_attention_weights", **size).move_to([-4.6, 0.0, 0])
+        v = self.tensor_grid("s16_multihead_values", **size).move_to([-1.4, 0.0, 0])
         v.align_cell((0, 0, 0), [v.cell_center(0, 0)[0], w.cell_center(0, 0, 0)[1], w.cell_center(0, 0, 0)[2]])
         w_label = self.label(w, "attention weights", weights.shape, DOWN, buff=0.35)
         v_label = self.label(v, "multihead_values", values.shape, DOWN, buff=0.35)
@@ -47,7 +47,7 @@ class MultiheadContext(StageScene):
         self.step("batched matmul")
         self.say(f"per head: {shape_text(weights.shape[1:])} weights · {shape_text(permuted.shape[1:])} values "
                  f"= {shape_text(context.shape[1:])} context")
-        result = self.grid(context, **size, dims=self.trace.axes("s19_multihead_context_vectors")).move_to([3.6, 0.0, 0])
+        result = self.tensor_grid("s19_multihead_context_vectors", **size).move_to([3.6, 0.0, 0])
         result.align_cell((0, 0, 0), [result.cell_center(0, 0)[0], w.cell_center(0, 0, 0)[1],
                                       w.cell_center(0, 0, 0)[2]])
         batched_results(self, [w, v], result)

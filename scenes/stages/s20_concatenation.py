@@ -26,8 +26,7 @@ class Concatenation(StageScene):
         context = self.trace["s19_multihead_context_vectors"]
         flattened = self.trace["s20_multihead_flattened"]
         heads, tokens, d_v = context.shape
-        block = self.grid(context, cube_size=0.14, gap=0.035,
-                          dims=self.trace.axes("s19_multihead_context_vectors")).move_to([0.0, 0.3, 0])
+        block = self.tensor_grid("s19_multihead_context_vectors", cube_size=0.14, gap=0.035).move_to([0.0, 0.3, 0])
         label = self.label(block, "multihead_context_vectors", context.shape, DOWN, buff=0.35)
         self.step("heads")
         self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix")

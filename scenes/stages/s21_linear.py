@@ -31,9 +31,8 @@ class LinearProjection(StageScene):
         before = self.trace["s21_before_bias"]
         output = self.trace["s21_output"]
         size = dict(cube_size=0.05, gap=0.012)
-        left = self.grid(flat, **size, dims=self.trace.axes("s20_multihead_flattened")).move_to([-3.0, 1.0, 0])
-        right = self.grid(weight.T, value_range=(float(weight.min()), float(weight.max())), **size,
-                          dims=self.trace.axes("s21_linear_weight")[::-1])
+        left = self.tensor_grid("s20_multihead_flattened", **size).move_to([-3.0, 1.0, 0])
+        right = self.tensor_grid("s21_linear_weight", transposed=True, **size)
         right.move_to([3.0, -0.2, 0])
         labels = [self.label(left, "multihead_flattened", flat.shape),
                   self.label(right, "Wᵀ = linear.weight.T", weight.T.shape, LEFT)]
