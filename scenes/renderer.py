@@ -106,7 +106,7 @@ def render_one(job: RenderJob) -> RenderResult:
         options = {
             "quality": QUALITY_PRESETS[job.quality],
             "media_dir": str(work),
-            "tex_dir": str(tex_cache),
+            "tex_dir": str(work / "Tex"),
             "output_file": final.stem,
             "save_sections": job.sections,
             "verbosity": "ERROR",
@@ -119,7 +119,7 @@ def render_one(job: RenderJob) -> RenderResult:
         movie = job.fmt != "png" or job.sections or job.slides
         options.update(write_to_movie=movie, save_last_frame=not movie)
         work.mkdir(parents=True)
-        with tempconfig(options), _inside(work):
+        with tempconfig(options), _inside(work), _tex_cache(tex_cache, work / "Tex"):
             scene = scene_class(**scene_kwargs)
             scene.render()
             writer = scene.renderer.file_writer
@@ -183,6 +183,28 @@ def _inside(folder: Path):
         yield
     finally:
         os.chdir(before)
+
+
+@contextlib.contextmanager
+def _tex_cache(shared: Path, private: Path):
+    """TeX in a private folder, seeded from and published to the shared cache.
+
+    Manim takes a formula's SVG as done once the file exists, so two renders
+    writing the same formula into one folder read each other's half-written
+    files. Each render compiles in its own folder; finished SVGs come in from
+    the shared cache and new ones go out with an atomic rename.
+    """
+    private.mkdir(parents=True, exist_ok=True)
+    for svg in shared.glob("*.svg"):
+        shutil.copyfile(svg, private / svg.name)
+    try:
+        yield
+    finally:
+        for svg in private.glob("*.svg"):
+            if not (shared / svg.name).exists():
+                partial = shared / f".{svg.name}.{os.getpid()}"
+                shutil.copyfile(svg, partial)
+                os.replace(partial, shared / svg.name)
 
 
 def _replace_dir(source: Path, target: Path) -> None:

@@ -112,6 +112,21 @@ def test_interrupt_leaves_no_partial_video(tmp_path):
     assert [p.name for p in out.iterdir()] == []
 
 
+def test_two_renders_at_once_share_the_tex_cache(tmp_path):
+    # stage 21's formula, compiled by two renders into sibling folders at once:
+    # each reads the SVG only when whole (it once read the other's half-written file)
+    runs = [subprocess.Popen([sys.executable, "render.py", "render", "21", "--format", "png",
+                              "--out-dir", str(tmp_path / name)],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for name in ("a", "b")]
+    for run in runs:
+        _, stderr = run.communicate(timeout=600)
+        assert run.returncode == 0, stderr
+    assert (tmp_path / "a" / "21_linear.png").exists() and (tmp_path / "b" / "21_linear.png").exists()
+    cache = list((tmp_path / "manim" / "Tex").iterdir())
+    assert cache and all(p.suffix == ".svg" and not p.name.startswith(".") for p in cache)
+
+
 def test_slides_and_html_deck(tmp_path):
     import json
 
