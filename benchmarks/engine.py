@@ -91,7 +91,7 @@ def time_floor(camera, grids, frames: int) -> float:
     for frame in range(frames):
         orbit(camera, frame)
         camera.reset_rotation_matrix()
-        polygons, colors = project_cube_faces(camera, grids, HEADLIGHT)
+        polygons, colors, _ = project_cube_faces(camera, grids, HEADLIGHT)
         polygons, colors = polygons.tolist(), colors.tolist()
         surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, camera.pixel_width, camera.pixel_height)
         ctx = cairo.Context(surface)

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from manim import RIGHT, Transform, UP
+from manim import LEFT, RIGHT, Transform, UP
 
 from scenes.components.camera import CubeCamera, project_cube_faces, view_angles
 from scenes.components.cubegrid import CORNERS, FACES, CubeGrid
@@ -123,6 +123,119 @@ def test_enclosed_cubes_are_skipped_unless_exposed():
     assert len(CubeGrid(np.zeros((1, 5, 5))).drawn_cells()) == 25
 
 
+def test_box_corners_and_surface_cells():
+    grid = CubeGrid(np.zeros((3, 4, 5))).rotate(0.7, axis=UP)
+    box = grid.box_corners()
+    # the box's corners are cube corners at the block's extremes, its faces outward
+    assert np.allclose(box.mean(axis=0), grid.get_center())
+    for face in FACES:
+        normal = np.cross(box[face[1]] - box[face[0]], box[face[2]] - box[face[1]])
+        assert normal @ (box[face].mean(axis=0) - grid.get_center()) > 0
+    # seen: x- (column 0), y+ (row 0), z+ (head 0)
+    seen = np.array([True, False, False, True, False, True])
+    cells = grid.surface_cells(seen)
+    d, r, c = np.unravel_index(cells, grid.grid_shape)
+    assert np.all((c == 0) | (r == 0) | (d == 0))
+    assert len(cells) == 3 * 4 * 5 - 2 * 3 * 4  # all but the 2x3x4 cells off those faces
+    assert np.array_equal(grid.drawn_cells(seen), cells)  # opaque: the surface only
+    grid.highlight((1,))
+    assert len(grid.drawn_cells(seen)) == 3 * 4 * 5  # see-through: every cell
+
+
+def orbit_camera(yaw, pitch, **config):
+    camera = CubeCamera(**config)
+    for key, value in view_angles(yaw, pitch).items():
+        getattr(camera, f"set_{key}")(value)
+    camera.reset_rotation_matrix()
+    return camera
+
+
+def test_opaque_block_shows_no_background_through_its_gaps():
+    from manim import tempconfig
+
+    block = CubeGrid(TRACE["s13_multihead_U_query"], cube_size=0.12, gap=0.03)
+    with tempconfig({"pixel_width": 854, "pixel_height": 480}):
+        for yaw, pitch in ((0.05, 0.02), (0.35, 0.25), (1.05, 0.3)):
+            camera = orbit_camera(yaw, pitch)
+            polygons, colors, groups = project_cube_faces(camera, [block], HEADLIGHT)
+            assert groups == []
+            # fewer faces than the cubes of the shell would give, the far walls first
+            assert len(polygons) < 3 * len(block.drawn_cells())
+            mean = block.cube_rgb.mean(axis=0) * HEADLIGHT.ambient
+            assert np.allclose(colors[0, :3], mean[::-1]) and colors[0, 3] == 1.0
+            camera.reset()
+            camera.display_cube_grids([block], camera.pixel_array)
+            image = camera.pixel_array[..., :3].astype(int)
+            background = image[0, 0]
+            # inside the block's outline (a margin of 2 pixels in), no background shows
+            inside = np.zeros(image.shape[:2], bool)
+            rows, cols = np.nonzero(np.abs(image - background).sum(axis=-1) > 0)
+            for y in np.unique(rows):
+                xs = cols[rows == y]
+                inside[y, xs.min() + 2:xs.max() - 1] = True
+            inside[:rows.min() + 2] = inside[rows.max() - 1:] = False
+            leaks = inside & (np.abs(image - background).sum(axis=-1) < 12)
+            assert leaks.sum() == 0, (yaw, pitch, leaks.sum())
+
+
+def test_a_fading_block_fades_as_one_solid():
+    from manim import tempconfig
+
+    block = CubeGrid(TRACE["s13_multihead_U_key"], cube_size=0.12, gap=0.03)
+    with tempconfig({"pixel_width": 427, "pixel_height": 240}):
+        camera = orbit_camera(0.35, 0.25)
+        camera.reset()
+        camera.display_cube_grids([block], camera.pixel_array)
+        solid = camera.pixel_array.astype(float)
+        background = solid[0, 0]
+        block.set_opacity(0.4)
+        polygons, colors, groups = project_cube_faces(camera, [block], HEADLIGHT)
+        assert groups == [(0, len(polygons), pytest.approx(0.4))]
+        assert np.all(colors[:, 3] == 1.0)  # opaque inside the group
+        camera.reset()
+        camera.display_cube_grids([block], camera.pixel_array)
+        faded = camera.pixel_array.astype(float)
+        # every pixel 40 % of the way from the background to the solid block
+        assert np.abs(faded - (0.6 * background + 0.4 * solid)).max() <= 2.0
+        # a highlight (opacities differ) stays see-through, cube by cube
+        block.highlight((0,))
+        assert project_cube_faces(camera, [block], HEADLIGHT)[2] == []
+
+
+def test_a_block_layer_that_stands_still_is_drawn_once(monkeypatch):
+    from manim import tempconfig
+
+    with tempconfig({"pixel_width": 320, "pixel_height": 180}):
+        camera = orbit_camera(0.35, 0.25)
+        grids = [CubeGrid(TRACE["s13_multihead_U_key"], cube_size=0.1, gap=0.02).shift(LEFT),
+                 CubeGrid(TRACE["s02_embedded_sentence"]).shift(2 * RIGHT)]
+        drawn = []
+        draw = CubeCamera.display_cube_grids
+        monkeypatch.setattr(CubeCamera, "display_cube_grids",
+                            lambda self, *args: drawn.append(1) or draw(self, *args))
+
+        def frame():
+            camera.reset()
+            camera.capture_mobjects(grids)
+            return camera.pixel_array.copy()
+
+        first, second, third = frame(), frame(), frame()
+        assert len(drawn) == 2  # drawn, drawn again and kept, then copied
+        assert np.array_equal(first, third) and np.array_equal(second, third)
+        grids[1].recolor(-TRACE["s02_embedded_sentence"])  # a block changes: drawn anew
+        changed = frame()
+        assert len(drawn) == 3 and not np.array_equal(changed, third)
+        grids[1].recolor(TRACE["s02_embedded_sentence"])
+        frame(), frame()
+        camera.set_frame_to_background(np.zeros_like(camera.pixel_array))  # another start image
+        camera.capture_mobjects(grids)
+        assert len(drawn) == 6
+        for key, value in view_angles(0.4, 0.25).items():  # the camera turns
+            getattr(camera, f"set_{key}")(value)
+        frame()
+        assert len(drawn) == 7
+
+
 def test_faces_are_outward_and_counter_clockwise():
     for face in FACES:
         p = CORNERS[face]
@@ -137,7 +250,7 @@ def test_projection_culls_back_faces_and_sorts_back_to_front():
     camera.reset_rotation_matrix()
     near = CubeGrid(np.zeros((2, 2)), value_range=(0.0, 1.0))  # purple
     far = CubeGrid(np.ones((2, 2)), value_range=(0.0, 1.0)).shift([0, 0, -3])  # red
-    polygons, colors = project_cube_faces(camera, [near, far], HEADLIGHT)
+    polygons, colors, groups = project_cube_faces(camera, [near, far], HEADLIGHT)
     # 8 cubes, 3 faces of each turned to a camera above and to the left
     assert polygons.shape == (24, 4, 2)
     # colors come as cairo wants them (blue, green, red, alpha); red has no blue

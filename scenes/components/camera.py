@@ -8,7 +8,9 @@ a tensor that costs seconds a frame. :class:`CubeCamera` is Manim's
 1. projects all their cube corners with NumPy (the same rotation, focal
    distance and zoom as ``ThreeDCamera.project_points``);
 2. skips cubes enclosed by opaque neighbours (never seen) but *keeps the gap
-   walls* of the others, so gaps look like gaps and not black lines;
+   walls* of the others, so gaps look like gaps and not black lines; of a
+   wholly opaque block it draws only the cubes on the box faces the camera
+   sees, and the box's far walls behind them for what the gaps show deeper in;
 3. keeps only faces turned to the camera (counter-clockwise on screen);
 4. sorts the cubes of all grids back to front (distance to the eye), so grids
    occlude one another correctly, also during an orbit;
@@ -31,6 +33,7 @@ Use it as the camera of a three-D scene::
 from __future__ import annotations
 
 import gc
+import zlib
 from typing import Any
 
 import cairo
@@ -38,56 +41,114 @@ import numpy as np
 from manim import ThreeDCamera, VMobject
 from manim.camera.camera import Camera
 
-from .cubegrid import FACES, CubeGrid
+from .cubegrid import FACES, OPAQUE, CubeGrid
 from .palette import HEADLIGHT, Lighting
 
 __all__ = ["CubeCamera", "project_cube_faces", "view_angles"]
 
 
+def _view_space(camera: ThreeDCamera, points: np.ndarray) -> np.ndarray:
+    """World points (..., 3) in camera space: the eye at (0, 0, focal), looking down -z."""
+    return (points - camera.frame_center) @ camera.get_rotation_matrix().T
+
+
+def _on_screen(camera: ThreeDCamera, view: np.ndarray) -> np.ndarray:
+    """Camera-space points projected to the frame (``ThreeDCamera.project_points``)."""
+    focal = camera.get_focal_distance()
+    depth = focal - view[..., 2]
+    factor = np.where(depth > 0, focal / np.maximum(depth, 1e-9), 1e6) * camera.get_zoom()
+    return view[..., :2] * factor[..., None]
+
+
+def _signed_areas(quads: np.ndarray) -> np.ndarray:
+    """Twice the signed area of screen quads (..., 4, 2); > 0 is counter-clockwise, turned to the camera."""
+    x, y = quads[..., 0], quads[..., 1]
+    return (x * np.roll(y, -1, axis=-1) - np.roll(x, -1, axis=-1) * y).sum(axis=-1)
+
+
 def project_cube_faces(camera: ThreeDCamera, grids: list[CubeGrid], lighting: Lighting):
     """Visible faces of all ``grids``, back to front.
 
-    Returns ``(polygons, colors)``: frame-space quads ``(F, 4, 2)`` and
-    ``(F, 4)`` fill colors as cairo wants them (blue, green, red, alpha).
+    Returns ``(polygons, colors, groups)``: frame-space quads ``(F, 4, 2)``,
+    ``(F, 4)`` fill colors as cairo wants them (blue, green, red, alpha), and
+    ``(start, stop, alpha)`` runs of faces to draw as one group faded by alpha.
+
+    Of a wholly opaque block only the cubes on the faces of its box that the
+    camera sees are drawn (:meth:`CubeGrid.drawn_cells`); what the gaps
+    between them let through from deeper inside is drawn as the far walls of
+    the box, in the block's mean color at the lighting's ambient level (a gap
+    seen deep inside is dark, as between real cubes). That halves the faces
+    of a large 3D block and shows the same picture but for those slivers.
+
+    A 3D block fading as a whole (one opacity for all its cubes, as in a
+    fade-in) is drawn the same way, opaque, into a group that is then laid
+    on the frame at that opacity: the block fades as one solid thing rather
+    than as a see-through cloud of cubes, at the cost of its surface. The
+    group takes its place in the back-to-front order at its farthest cube.
     """
-    corners, rgb, alpha = [], [], []
+    parts = []  # per grid: (corners, rgb, alpha, walls, wall color, group alpha)
     for grid in grids:
-        cells = grid.drawn_cells()
-        if cells.size:
-            corners.append(grid.cube_corners()[cells])
-            rgb.append(grid.cube_rgb[cells])
-            alpha.append(grid.cube_opacity[cells])
-    if not corners:
-        return np.empty((0, 4, 2)), np.empty((0, 4))
-    corners = np.concatenate(corners)
-    rgb = np.concatenate(rgb)
-    alpha = np.concatenate(alpha)
+        box = _on_screen(camera, _view_space(camera, grid.box_corners()))[FACES]  # (6, 4, 2)
+        seen = _signed_areas(box) > 1e-12
+        fade = grid.uniform_opacity()
+        group = fade is not None and 1e-3 < fade < OPAQUE
+        cells = grid.surface_cells(seen) if group else grid.drawn_cells(seen)
+        if group and cells.size == grid.cell_count:  # nothing hidden: plain see-through cubes
+            group, cells = False, grid.drawn_cells()
+        if not cells.size:
+            continue
+        walls = None
+        if cells.size < grid.cell_count and (group or grid.is_opaque()):
+            walls = box[~seen][:, ::-1]  # the far walls, seen from inside the box
+        opacity = np.ones(cells.size) if group else grid.cube_opacity[cells]
+        parts.append((grid.cube_corners()[cells], grid.cube_rgb[cells], opacity, walls,
+                      grid.cube_rgb.mean(axis=0) * lighting.ambient, fade if group else 0.0))
+    if not parts:
+        return np.empty((0, 4, 2)), np.empty((0, 4)), []
+    sizes = [len(part[0]) for part in parts]
+    owner = np.repeat(np.arange(len(parts)), sizes)  # the part each cube belongs to
+    corners = np.concatenate([part[0] for part in parts])
+    rgb = np.concatenate([part[1] for part in parts])
+    alpha = np.concatenate([part[2] for part in parts])
 
-    focal = camera.get_focal_distance()
-    view = (corners - camera.frame_center) @ camera.get_rotation_matrix().T  # (N, 8, 3)
-    depth = focal - view[..., 2]
-    factor = np.where(depth > 0, focal / np.maximum(depth, 1e-9), 1e6) * camera.get_zoom()
-    screen = view[..., :2] * factor[..., None]
-
-    eye = np.array([0.0, 0.0, focal])
+    view = _view_space(camera, corners)  # (N, 8, 3)
+    screen = _on_screen(camera, view)
+    eye = np.array([0.0, 0.0, camera.get_focal_distance()])
     distance = np.linalg.norm(view.mean(axis=1) - eye, axis=1)
-    order = np.argsort(-distance, kind="stable")
+    # A group (and a block's far walls) is drawn from its farthest cube on.
+    farthest = np.maximum.reduceat(distance, np.cumsum([0] + sizes[:-1]))
+    grouped = np.array([part[5] > 0 for part in parts])
+    unit = np.where(grouped[owner], farthest[owner], distance)
 
-    quads = screen[order][:, FACES]  # (N, 6, 4, 2)
-    x, y = quads[..., 0], quads[..., 1]
-    area = (x * np.roll(y, -1, axis=-1) - np.roll(x, -1, axis=-1) * y).sum(axis=-1)
-    front = area > 1e-12
-    cube_index, face_index = np.nonzero(front)
-
-    faces3d = view[order][:, FACES][cube_index, face_index]  # (F, 4, 3)
+    quads = screen[:, FACES]  # (N, 6, 4, 2)
+    cube_index, face_index = np.nonzero(_signed_areas(quads) > 1e-12)
+    faces3d = view[:, FACES][cube_index, face_index]  # (F, 4, 3)
     normals = np.cross(faces3d[:, 1] - faces3d[:, 0], faces3d[:, 2] - faces3d[:, 1])
     normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-12)
     shade = lighting.shade(normals)
-
+    polygons = [quads[cube_index, face_index]]
     colors = np.empty((cube_index.size, 4))
-    colors[:, :3] = (rgb[order][cube_index] * shade[:, None])[:, ::-1]
-    colors[:, 3] = alpha[order][cube_index]
-    return quads[cube_index, face_index], colors
+    colors[:, :3] = (rgb[cube_index] * shade[:, None])[:, ::-1]
+    colors[:, 3] = alpha[cube_index]
+    colors = [colors]
+    keys = [(unit[cube_index], owner[cube_index], distance[cube_index])]
+    for number, part in enumerate(parts):
+        walls, mean = part[3], part[4]
+        if walls is not None:
+            polygons.append(walls)
+            colors.append(np.tile([mean[2], mean[1], mean[0], 1.0], (len(walls), 1)))
+            keys.append((np.full(len(walls), farthest[number]), np.full(len(walls), number),
+                         np.full(len(walls), np.inf)))
+    polygons, colors = np.concatenate(polygons), np.concatenate(colors)
+    unit_key, part_key, own_key = (np.concatenate(k) for k in zip(*keys))
+    order = np.lexsort((-own_key, part_key, -unit_key))  # back to front; a group's faces together
+    polygons, colors, part_key = polygons[order], colors[order], part_key[order]
+
+    groups = []
+    for number in np.flatnonzero(grouped):
+        members = np.flatnonzero(part_key == number)
+        groups.append((int(members[0]), int(members[-1]) + 1, float(parts[number][5])))
+    return polygons, colors, sorted(groups)
 
 
 def _composite(pixel_array: np.ndarray, box: tuple[slice, slice], image: np.ndarray) -> None:
@@ -101,6 +162,12 @@ def _composite(pixel_array: np.ndarray, box: tuple[slice, slice], image: np.ndar
 def _signature(mobjects) -> tuple:
     return tuple((id(m), hash(m.points.tobytes()), hash(m.fill_rgbas.tobytes()),
                   hash(m.stroke_rgbas.tobytes())) for m in mobjects)
+
+
+def _grid_key(grid: CubeGrid) -> tuple:
+    """What a grid looks like: where its cubes are, their colors and opacities."""
+    return (id(grid), grid.grid_shape) + tuple(
+        zlib.crc32(np.ascontiguousarray(a)) for a in (grid.points, grid.cube_rgb, grid.cube_opacity))
 
 
 def _covered_boxes(alpha: np.ndarray, band: int = 24) -> list[tuple[slice, slice]]:
@@ -128,18 +195,40 @@ class CubeCamera(ThreeDCamera):
         self._overlay_signatures: dict[int, tuple] = {}
         self._upright_seen: dict[int, tuple] = {}  # label -> signature in the previous frame
         self._sprites: dict[int, tuple] = {}  # label -> (signature, image, top-left, anchor)
+        self._base = None  # the image the current frame started from
+        self._blocks_key = None  # what the block layer of the previous frame showed
+        self._blocks_layer = None  # (base, key, image) of a layer that stood still
         super().__init__(*args, **kwargs)
+
+    # Manim starts each frame from the background or from the static image
+    # (the mobjects that stand still during a play, drawn once); which one is
+    # part of what the block layer below depends on.
+    def reset(self):
+        self._base = self.background
+        return super().reset()
+
+    def set_frame_to_background(self, background) -> None:
+        self._base = background
+        super().set_frame_to_background(background)
+
+    def set_pixel_array(self, pixel_array, convert_from_floats: bool = False) -> None:
+        """Manim's, with one copy instead of two for a frame-sized uint8 image."""
+        current = getattr(self, "pixel_array", None)
+        if (not convert_from_floats and current is not None and isinstance(pixel_array, np.ndarray)
+                and pixel_array.shape == current.shape and pixel_array.dtype == current.dtype):
+            np.copyto(current, pixel_array)
+        else:
+            super().set_pixel_array(pixel_array, convert_from_floats)
 
     def capture_mobjects(self, mobjects, **kwargs: Any) -> None:
         self.reset_rotation_matrix()
         family = self.get_mobjects_to_display(mobjects, **kwargs)
         backdrop = [m for m in family if getattr(m, "is_backdrop", False)]
-        if backdrop:  # the floor grid lies behind every block
-            Camera.capture_mobjects(self, backdrop, include_submobjects=False)
+        if backdrop:
             family = [m for m in family if not getattr(m, "is_backdrop", False)]
         grids = [m for m in family if isinstance(m, CubeGrid)]
-        if grids:
-            self.display_cube_grids(grids, self.pixel_array)
+        if backdrop or grids:
+            self.display_blocks(backdrop, grids, self.pixel_array)
         overlay = [m for m in family if m in self.fixed_in_frame_mobjects and isinstance(m, VMobject)]
         in_overlay = set(map(id, overlay))
         others = [m for m in family if not isinstance(m, CubeGrid) and id(m) not in in_overlay]
@@ -153,6 +242,33 @@ class CubeCamera(ThreeDCamera):
             self.display_upright(upright, self.pixel_array)
         if overlay:
             self.display_overlay(overlay, self.pixel_array)
+
+    def display_blocks(self, backdrop: list, grids: list[CubeGrid], pixel_array: np.ndarray) -> None:
+        """The floor grid (behind every block), then the cube grids.
+
+        Manim redraws every mobject after the first animated one in the
+        scene's list, so the blocks are redrawn while only a label or a caption
+        changes. When the camera, the blocks and the image the frame starts
+        from are all as in the previous frame, the layer is copied from there
+        (kept from the second such frame on, so a moving scene pays no copy).
+        """
+        key = (self._view_key(), _signature(backdrop), tuple(_grid_key(g) for g in grids))
+        kept = self._blocks_layer
+        if kept is not None and kept[0] is self._base and kept[1] == key:
+            np.copyto(pixel_array, kept[2])
+            return
+        if backdrop:
+            Camera.capture_mobjects(self, backdrop, include_submobjects=False)
+        if grids:
+            self.display_cube_grids(grids, pixel_array)
+        standing = key == self._blocks_key
+        self._blocks_key = key
+        self._blocks_layer = (self._base, key, pixel_array.copy()) if standing else None
+
+    def _view_key(self) -> tuple:
+        return (self.get_rotation_matrix().tobytes(), self.get_focal_distance(), self.get_zoom(),
+                np.asarray(self.frame_center, dtype=float).tobytes(), self.pixel_array.shape,
+                self.lighting)
 
     def display_overlay(self, vmobjects: list[VMobject], pixel_array: np.ndarray) -> None:
         """Draw the fixed-in-frame text layer, reusing what is unchanged.
@@ -228,14 +344,12 @@ class CubeCamera(ThreeDCamera):
                            image[r0 - top:r1 - top, c0 - left:c1 - left])
 
     def display_cube_grids(self, grids: list[CubeGrid], pixel_array: np.ndarray) -> None:
-        polygons, colors = project_cube_faces(self, grids, self.lighting)
+        polygons, colors, groups = project_cube_faces(self, grids, self.lighting)
         if not len(polygons):
             return
         ctx = self.get_cairo_context(pixel_array)
         ctx.new_path()
         ctx.set_antialias(cairo.ANTIALIAS_FAST)
-        move_to, line_to, close = ctx.move_to, ctx.line_to, ctx.close_path
-        set_rgba, fill = ctx.set_source_rgba, ctx.fill
         # The Python lists below are tens of thousands of new containers per
         # frame; each batch would trigger the cyclic GC, which walks every
         # object Manim holds (~200k) - 5-10x the cost of the drawing itself.
@@ -243,18 +357,34 @@ class CubeCamera(ThreeDCamera):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            rows = zip(polygons.reshape(len(polygons), 8).tolist(), colors.tolist())
-            for (x0, y0, x1, y1, x2, y2, x3, y3), (b, g, r, a) in rows:
-                move_to(x0, y0)
-                line_to(x1, y1)
-                line_to(x2, y2)
-                line_to(x3, y3)
-                close()
-                set_rgba(b, g, r, a)
-                fill()
+            quads = polygons.reshape(len(polygons), 8).tolist()
+            colors = colors.tolist()
+            done = 0
+            for start, stop, alpha in groups:
+                _fill_quads(ctx, quads[done:start], colors[done:start])
+                ctx.push_group()
+                _fill_quads(ctx, quads[start:stop], colors[start:stop])
+                ctx.pop_group_to_source()
+                ctx.paint_with_alpha(alpha)
+                done = stop
+            _fill_quads(ctx, quads[done:], colors[done:])
         finally:
             if collecting:
                 gc.enable()
+
+
+def _fill_quads(ctx: cairo.Context, quads: list, colors: list) -> None:
+    """Fill each quad (x0, y0, ..., y3) with its (blue, green, red, alpha) color, in order."""
+    move_to, line_to, close = ctx.move_to, ctx.line_to, ctx.close_path
+    set_rgba, fill = ctx.set_source_rgba, ctx.fill
+    for (x0, y0, x1, y1, x2, y2, x3, y3), (b, g, r, a) in zip(quads, colors):
+        move_to(x0, y0)
+        line_to(x1, y1)
+        line_to(x2, y2)
+        line_to(x3, y3)
+        close()
+        set_rgba(b, g, r, a)
+        fill()
 
 
 def view_angles(yaw: float, pitch: float) -> dict[str, float]:

@@ -28,7 +28,7 @@ from manim import Mobject
 
 from .palette import value_colors
 
-__all__ = ["CubeGrid", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES"]
+__all__ = ["CubeGrid", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES", "FACE_LAYERS"]
 
 CUBE_SIZE = 0.22
 CUBE_GAP = 0.045
@@ -54,6 +54,11 @@ def _outward_faces() -> np.ndarray:
 
 
 FACES = _outward_faces()
+
+# The layer of the (depth, rows, columns) block on each face of FACES: x is the
+# column axis (x- = column 0), y runs up (y- = the last row), z out (z+ = head 0).
+FACE_LAYERS = ((2, 0), (2, -1), (1, -1), (1, 0), (0, -1), (0, 0))
+OPAQUE = 0.999  # an opacity at or above this hides what is behind
 
 
 def _as_3d(values: np.ndarray, vector: str) -> np.ndarray:
@@ -172,18 +177,27 @@ class CubeGrid(Mobject):
         corners = CORNERS * self.cube_size
         self.points = (self.cell_offsets()[:, None, :] + corners[None]).reshape(-1, 3)
 
-    def drawn_cells(self) -> np.ndarray:
+    def drawn_cells(self, seen_faces=None) -> np.ndarray:
         """Ids of the cells worth drawing this frame.
 
         A cell is skipped when it is invisible (opacity ~0) or enclosed: all six
         neighbours in the block are opaque, so it can never be seen. Gap walls
         of surface cubes are kept. Computed from the current opacities, so a
         lit slice inside a dimmed block is drawn whole.
+
+        ``seen_faces``: which faces of the block's box the camera sees (6
+        booleans in :data:`FACES` order, see :meth:`box_corners`). Given, and
+        the block wholly opaque, only the cubes on those faces are drawn: the
+        others show only through the gaps, as thin slivers deep inside, and
+        the camera draws the block's far walls behind them instead
+        (:func:`~.camera.project_cube_faces`).
         """
         opacity = self.cube_opacity.reshape(self.grid_shape)
+        if seen_faces is not None and self.is_opaque():
+            return self.surface_cells(seen_faces)
         shown = opacity > 1e-3
         if min(self.grid_shape) >= 3:
-            opaque = opacity >= 0.999
+            opaque = opacity >= OPAQUE
             enclosed = np.zeros_like(opaque)
             enclosed[1:-1, 1:-1, 1:-1] = (
                 opaque[:-2, 1:-1, 1:-1] & opaque[2:, 1:-1, 1:-1]
@@ -192,6 +206,38 @@ class CubeGrid(Mobject):
             )
             shown &= ~enclosed
         return np.flatnonzero(shown.reshape(-1))
+
+    def surface_cells(self, seen_faces) -> np.ndarray:
+        """Ids of the cells on the faces of the block's box flagged in ``seen_faces``."""
+        surface = np.zeros(self.grid_shape, dtype=bool)
+        for face, (axis, layer) in enumerate(FACE_LAYERS):
+            if seen_faces[face]:
+                index = [slice(None)] * 3
+                index[axis] = layer
+                surface[tuple(index)] = True
+        return np.flatnonzero(surface.reshape(-1))
+
+    def uniform_opacity(self) -> float | None:
+        """The opacity shared by all cubes, or None when they differ (a highlight)."""
+        low, high = self.cube_opacity.min(), self.cube_opacity.max()
+        return float(high) if high - low < 1e-6 else None
+
+    def is_opaque(self) -> bool:
+        """True when every cube is fully opaque (nothing shows through the block)."""
+        return bool(self.cube_opacity.min() >= OPAQUE)
+
+    def box_corners(self) -> np.ndarray:
+        """The 8 current corners of the block's outer box, in :data:`CORNERS` order.
+
+        Corner k is corner k of the cube at that corner of the block, so the
+        box's faces are :data:`FACES` of these corners, outward like a cube's.
+        """
+        depth, rows, cols = self.grid_shape
+        cells = [
+            ((0 if z else depth - 1) * rows + (0 if y else rows - 1)) * cols + (cols - 1 if x else 0)
+            for x, y, z in (CORNERS + 0.5).astype(int)
+        ]
+        return self.cube_corners()[cells, np.arange(8)]
 
     # -- geometry the scenes lay out by --------------------------------------
     def cube_corners(self) -> np.ndarray:
