@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from manim import Cube, ThreeDCamera, VGroup, tempconfig  # noqa: E402
 
 from scenes.components.camera import CubeCamera, project_cube_faces, view_angles  # noqa: E402
-from scenes.components.cubegrid import CUBE_GAP, CUBE_SIZE, CubeGrid  # noqa: E402
+from scenes.components.cubegrid import CubeGrid  # noqa: E402
 from scenes.components.palette import HEADLIGHT  # noqa: E402
 from tensors import AttentionConfig, compute_trace  # noqa: E402
 

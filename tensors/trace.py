@@ -220,8 +220,7 @@ def compute_trace(config: AttentionConfig) -> Trace:
         # Multi-head attention
         torch.manual_seed(config.seed)
         if config.variant == "blog":
-            one_U_query = torch.rand(d_k, d)  # drawn as in the notebook; keeps the stream
-            del one_U_query
+            torch.rand(d_k, d)  # the notebook draws one U_query here; keeps the stream
         multihead_U_query = torch.rand(h, head_k, d)
         multihead_U_key = torch.rand(h, head_k, d)
         multihead_U_value = torch.rand(h, head_v, d)

@@ -1,8 +1,7 @@
 """Last-frame goldens: engine components and every stage."""
 
-import numpy as np
 import pytest
-from manim import LEFT, RIGHT, UP, Text, ThreeDScene
+from manim import UP, Text, ThreeDScene
 
 from golden import check_golden, last_frame
 from scenes import stage_registry

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, OUT, PI, RIGHT, UP, Group, LaggedStart, Mobject, Text,
-    UpdateFromAlphaFunc, ValueTracker, VGroup, smooth,
+    DOWN, LEFT, PI, RIGHT, UP, LaggedStart, Mobject, Text,
+    VGroup, smooth,
 )
 
 from .camera import view_angles

@@ -1,11 +1,10 @@
 """Stage 1: the sentence becomes token ids through the dictionary."""
 
-import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Arrow, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 
 __all__ = ["TokenIds"]
 

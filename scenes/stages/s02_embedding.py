@@ -1,10 +1,9 @@
 """Stage 2: nn.Embedding - each token id picks its row of the table."""
 
-from manim import DOWN, LEFT, RIGHT, UP, VGroup
+from manim import DOWN, LEFT, RIGHT, UP
 
 from scenes.base import StageScene
-from scenes.components.labels import note_text
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 
 __all__ = ["Embedding"]
 

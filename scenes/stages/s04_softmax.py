@@ -1,12 +1,12 @@
 """Stage 4: softmax along each row of ω gives the attention weights."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, Square, VGroup
+from manim import DOWN, LEFT, UP, Create, Square, VGroup
 
 from tensors import softmax_steps
 from scenes.base import StageScene
 from scenes.components.motions import softmax_rows
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 
 __all__ = ["SoftmaxRows"]
 

@@ -3,7 +3,7 @@
 from manim import DOWN, LEFT, PI, RIGHT, UP, Brace
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 
 __all__ = ["ProjectionMatrices"]
 

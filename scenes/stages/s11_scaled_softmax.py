@@ -1,10 +1,9 @@
 """Stage 11: divide by √d_k, then softmax along rows; compare with stage 4."""
 
-import numpy as np
 from manim import DOWN, RIGHT
 
 from scenes.stages.s04_softmax import SoftmaxRows
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 
 __all__ = ["ScaledSoftmax"]
 

@@ -1,12 +1,11 @@
 """Stage 13: the multi-head projection tensors, the head axis in depth."""
 
-import numpy as np
 from manim import DOWN, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text, shape_text
 from scenes.components.motions import camera_turn
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 
 __all__ = ["MultiheadProjections"]
 
@@ -43,8 +42,6 @@ class MultiheadProjections(StageScene):
 
         self.step("orbit")
         self.say(f"turn to the side: {heads} slices, one per head, in depth")
-        head_axis = blocks[0].axis_vectors()[2]
-        front = blocks[0].cell_center(0, 0, 0)
         counter = VGroup()
         for h in range(heads):
             text = note_text(str(h), self.theme, font_size=16, color=self.theme.accent)

@@ -1,6 +1,6 @@
 """Stages 14-16: multi-head Q, K, V by broadcasting Xᵀ across the heads."""
 
-from manim import DOWN, LEFT, RIGHT, UP
+from manim import DOWN
 
 from scenes.base import StageScene
 from scenes.components.motions import batched_results, broadcast_copies, permute_last_two
@@ -37,7 +37,7 @@ class MultiheadProjectionStage(StageScene):
         self.show_colorbar(self.weight_name.replace("multihead_", ""), u)
 
         self.step("broadcast")
-        self.say(f"broadcasting: Xᵀ is copied along the head axis, once per head")
+        self.say("broadcasting: Xᵀ is copied along the head axis, once per head")
         stack, counter = broadcast_copies(self, xt, heads, [-0.6, 2.2, 0], self.theme)
         self.relabel(x_label, stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN, buff=0.35)
 

@@ -1,7 +1,7 @@
 """Stage 17: per-head scores Q · Kᵀ, one matmul per head."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, LaggedStart, VGroup
+from manim import DOWN, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text, shape_text

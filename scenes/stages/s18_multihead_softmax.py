@@ -1,13 +1,12 @@
 """Stage 18: scale and softmax along the rows of every head."""
 
-import numpy as np
 from manim import DOWN
 
 from tensors import softmax_steps
 from scenes.base import StageScene
 from scenes.components.motions import softmax_rows
 from scenes.stages.s17_multihead_omegas import spread_heads
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 
 __all__ = ["MultiheadSoftmax"]
 

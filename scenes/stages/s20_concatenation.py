@@ -5,7 +5,7 @@ from manim import DOWN, UP, Group, VGroup
 from scenes.base import StageScene
 from scenes.components.labels import note_text
 from scenes.components.motions import FRONT_VIEW, camera_turn, concat_heads
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 
 __all__ = ["Concatenation"]
 

@@ -1,6 +1,5 @@
 """Stage 21: Linear(162, 18) - matmul with Wᵀ, then the bias on every row."""
 
-import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
