@@ -228,15 +228,18 @@ class StageScene(ThreeDScene):
 
     def show_colorbar(self, name: str, values: np.ndarray | tuple[float, float], run_time=0.6):
         """Show (or swap to) the color bar of the tensor in focus."""
+        self.play(*self.colorbar_swap(name, values), run_time=run_time)
+        return self.colorbar
+
+    def colorbar_swap(self, name: str, values: np.ndarray | tuple[float, float]) -> list:
+        """The animations that swap to the color bar of ``values``, to play
+        together with the recolor that puts the blocks on its scale."""
         value_range = values if isinstance(values, tuple) else (float(np.min(values)), float(np.max(values)))
         bar = ColorBar(name, value_range, self.theme).move_to([COLORBAR_X, -0.1, 0])
         self.fixed(bar)
-        if self.colorbar is None:
-            self.play(appear(bar), run_time=run_time)
-        else:
-            self.play(vanish(self.colorbar), appear(bar), run_time=run_time)
+        anims = [appear(bar)] if self.colorbar is None else [vanish(self.colorbar), appear(bar)]
         self.colorbar = bar
-        return bar
+        return anims
 
     def note(self, text: str, position=None, color=None, font_size: int = 22) -> Mobject:
         """A plain-words caption pinned under the title (not yet shown)."""

@@ -262,13 +262,17 @@ def broadcast_copies(scene, grid: CubeGrid, copies: int, counter_at, theme,
 
 
 def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_rows=((0, 0),),
-                 caption=None, sum_labels: bool = True, theme=None, run_time: float = 1.0):
+                 caption=None, sum_labels: bool = True, theme=None, run_time: float = 1.0,
+                 finish=None):
     """Softmax along rows: exponentiate, divide by the row sum, recolor; Σ = 1.
 
     ``steps`` is :func:`tensors.softmax_steps` of the grid's scores. The rows in
     ``explicit_rows`` ((head, row) pairs) go one at a time, then all the rest.
+    ``finish()`` gives animations (a color bar swap) to play with the recolor
+    that puts the last rows on the weights' scale.
     Returns the labels showing each front-slice row's sum.
     """
+    finish = finish or (lambda: [])
     say = caption or (lambda text: None)
     exp, weights = steps["exp"], steps["weights"]
     if exp.ndim == 2:
@@ -308,13 +312,15 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         row_max = exp.max(axis=-1, keepdims=True)
         scene.play(grid.animate.paint((heads, rows), (exp / row_max)[heads, rows], (0.0, 1.0)),
                    run_time=0.8 * run_time)
-        anims = [grid.animate.paint((heads, rows), weights[heads, rows], weights_range)]
+        anims = [grid.animate.paint((heads, rows), weights[heads, rows], weights_range), *finish()]
         if sum_labels:
             new = [sum_label(h, r) for h, r in rest if h == 0]
             labels.add(*new)
             anims += [appear(t) for t in new]
         scene.play(*anims, run_time=0.9 * run_time)
-    scene.play(grid.animate.clear_highlight(), run_time=0.3 * run_time)
+        scene.play(grid.animate.clear_highlight(), run_time=0.3 * run_time)
+    else:
+        scene.play(grid.animate.clear_highlight(), *finish(), run_time=0.3 * run_time)
     return labels
 
 

@@ -42,8 +42,8 @@ class SoftmaxRows(StageScene):
         self.step("softmax")
         weights_range = (float(weights.min()), float(weights.max()))
         softmax_rows(self, grid, softmax_steps(scores), weights_range,
-                     explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme)
-        self.show_colorbar("weights", weights)
+                     explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme,
+                     finish=lambda: self.colorbar_swap("weights", weights))
         self.relabel(label, grid, self.weights_name, weights.shape, UP)
         self.step("maxima")
         self.point_out_maxima(grid, weights)

@@ -48,6 +48,5 @@ class MultiheadSoftmax(StageScene):
         self.play(*[s.animate.recolor(steps["exp"][h] / row_max[h], (0.0, 1.0))
                     for h, s in enumerate(slices[1:], start=1)], run_time=0.8)
         self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in enumerate(slices[1:], start=1)],
-                  run_time=0.9)
-        self.show_colorbar("weights", weights)
+                  *self.colorbar_swap("weights", weights), run_time=0.9)
         self.say("every row sums to 1 - and each head attends in its own way")
