@@ -26,10 +26,10 @@ class MultiheadProjectionStage(StageScene):
         before = self.trace[self.before_key]
         heads = self.cfg.heads
         size = dict(cube_size=0.11, gap=0.028)
-        weight = self.tensor_grid(self.weight_key, **size).move_to([-4.0, -0.2, 0])
-        xt = self.tensor_grid("s02_embedded_sentence", transposed=True, **size).move_to([-0.6, -0.2, 0])
+        weight = self.tensor_grid(self.weight_key, **size).move_to([-4.0, 0.1, 0])
+        xt = self.tensor_grid("s02_embedded_sentence", transposed=True, **size).move_to([-0.6, 0.1, 0])
         xt.align_cell((0, 0, 0), [xt.cell_center(0, 0)[0], weight.cell_center(0, 0, 0)[1], weight.cell_center(0, 0, 0)[2]])
-        w_label = self.label(weight, self.weight_name, u.shape, DOWN, buff=0.35)
+        w_label = self.label(weight, self.weight_name, u.shape, DOWN, buff=0.45)
         x_label = self.label(xt, "Xᵀ", x.T.shape, DOWN, buff=0.35)
         self.step("operands")
         self.say(f"{self.weight_name} has {heads} heads; Xᵀ is a single 2D matrix")
@@ -43,7 +43,7 @@ class MultiheadProjectionStage(StageScene):
 
         self.step("batched matmul")
         self.say(f"batched matmul: head h of {self.weight_name} times copy h of Xᵀ")
-        result = self.tensor_grid(self.before_key, **size).move_to([3.3, -0.2, 0])
+        result = self.tensor_grid(self.before_key, **size).move_to([3.3, 0.1, 0])
         result.align_cell((0, 0, 0), [result.cell_center(0, 0)[0], weight.cell_center(0, 0, 0)[1],
                                       weight.cell_center(0, 0, 0)[2]])
         r_label = self.label(result, "U·Xᵀ", before.shape, DOWN, buff=0.35)
