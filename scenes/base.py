@@ -34,12 +34,11 @@ from manim import (
     ThreeDScene, VGroup, config,
 )
 
-from manim.renderer.cairo_renderer import CairoRenderer
 from manim.scene.scene_file_writer import SceneFileWriter
 
 from tensors import AttentionConfig, compute_trace
 
-from .components.camera import CubeCamera, view_angles
+from .components.camera import CubeCamera, CubeRenderer, view_angles
 from .components.colorbar import ColorBar
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
@@ -109,7 +108,7 @@ class StageScene(ThreeDScene):
         StageScene._registry[number] = cls
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("renderer", CairoRenderer(
+        kwargs.setdefault("renderer", CubeRenderer(
             file_writer_class=StageFileWriter, camera_class=CubeCamera,
             skip_animations=kwargs.get("skip_animations", False)))
         super().__init__(camera_class=CubeCamera, **kwargs)

@@ -266,3 +266,33 @@ def test_view_angles_keep_y_up():
     camera.reset_rotation_matrix()
     up = camera.get_rotation_matrix() @ np.array([0, 1.0, 0])
     assert abs(up[0]) < 1e-9 and up[1] > 0.9
+
+
+def test_a_moving_block_stays_under_a_label_that_stands_still(monkeypatch):
+    """Manim draws what moves over the static image; a block recoloring under a
+    label must not cover it (the label is drawn over every block)."""
+    from manim import WHITE, Square, ThreeDScene, tempconfig
+
+    from scenes.components.camera import CubeRenderer
+
+    values = TRACE["s02_embedded_sentence"]
+    frames = []
+
+    class LabelOverBlock(ThreeDScene):
+        def construct(self):
+            grid = CubeGrid(values, cube_size=0.3, gap=0.05)
+            label = Square(0.6, fill_color=WHITE, fill_opacity=1.0, stroke_width=0).move_to([0, 0, 2])
+            self.add(label, grid)  # the label first: Manim keeps it in the static image
+            self.play(grid.animate.recolor(-values), run_time=0.2)
+
+    monkeypatch.setattr(CubeRenderer, "add_frame", lambda self, frame, num_frames=1: frames.append(frame.copy()))
+    with tempconfig({"pixel_width": 320, "pixel_height": 180, "frame_rate": 15, "write_to_movie": False,
+                     "disable_caching": True, "progress_bar": "none", "verbosity": "ERROR"}):
+        scene = LabelOverBlock(renderer=CubeRenderer(camera_class=CubeCamera), camera_class=CubeCamera)
+        scene.render()
+    assert len(frames) >= 3
+    # the block moves (its colors change) ...
+    assert not np.array_equal(frames[1][..., :3], frames[-1][..., :3])
+    # ... and the label over its middle stays white in every frame
+    for frame in frames:
+        assert np.all(frame[85:95, 155:165, :3] == 255)

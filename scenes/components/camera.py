@@ -40,6 +40,7 @@ import cairo
 import numpy as np
 from manim import ThreeDCamera, VMobject
 from manim.camera.camera import Camera
+from manim.renderer.cairo_renderer import CairoRenderer
 
 from .cubegrid import FACES, OPAQUE, CubeGrid
 from .palette import HEADLIGHT, Lighting
@@ -170,6 +171,18 @@ def _grid_key(grid: CubeGrid) -> tuple:
         zlib.crc32(np.ascontiguousarray(a)) for a in (grid.points, grid.cube_rgb, grid.cube_opacity))
 
 
+def _intersections(boxes: list, region: tuple[slice, slice]) -> list[tuple[slice, slice]]:
+    """The parts of ``boxes`` inside ``region`` (row and column slices with
+    explicit starts and stops)."""
+    parts = []
+    for rows, cols in boxes:
+        r0, r1 = max(rows.start, region[0].start), min(rows.stop, region[0].stop)
+        c0, c1 = max(cols.start, region[1].start), min(cols.stop, region[1].stop)
+        if r0 < r1 and c0 < c1:
+            parts.append((slice(r0, r1), slice(c0, c1)))
+    return parts
+
+
 def _covered_boxes(alpha: np.ndarray, band: int = 24) -> list[tuple[slice, slice]]:
     """Rectangles, one per band of ``band`` rows, that hold every non-zero of ``alpha``."""
     boxes = []
@@ -197,7 +210,10 @@ class CubeCamera(ThreeDCamera):
         self._sprites: dict[int, tuple] = {}  # label -> (signature, image, top-left, anchor)
         self._base = None  # the image the current frame started from
         self._blocks_key = None  # what the block layer of the previous frame showed
-        self._blocks_layer = None  # (base, key, image) of a layer that stood still
+        self._blocks_layer = None  # (base, key, image, region) of a layer that stood still
+        self._static = None  # (blocks image, text layer, its boxes) of the static image
+        self._static_image = None  # Manim's static image they belong to
+        self.capturing_static = False  # set by CubeRenderer while it draws the static image
         super().__init__(*args, **kwargs)
 
     # Manim starts each frame from the background or from the static image
@@ -210,6 +226,14 @@ class CubeCamera(ThreeDCamera):
     def set_frame_to_background(self, background) -> None:
         self._base = background
         super().set_frame_to_background(background)
+
+    def _layer(self, like: np.ndarray) -> np.ndarray:
+        """A transparent image to draw into; forget its cairo context after use
+        (Manim keeps one per array, and with it the array, for good)."""
+        return np.zeros_like(like)
+
+    def _forget(self, layer: np.ndarray) -> None:
+        self.pixel_array_to_cairo_context.pop(id(layer), None)
 
     def set_pixel_array(self, pixel_array, convert_from_floats: bool = False) -> None:
         """Manim's, with one copy instead of two for a frame-sized uint8 image."""
@@ -227,11 +251,42 @@ class CubeCamera(ThreeDCamera):
         if backdrop:
             family = [m for m in family if not getattr(m, "is_backdrop", False)]
         grids = [m for m in family if isinstance(m, CubeGrid)]
+        rest = [m for m in family if not isinstance(m, CubeGrid)]
+        full = self.capturing_static
+        # Every block lies under every label, arrow and text, as in a frame drawn
+        # whole. A play starts from Manim's static image (what stands still,
+        # text included) and draws what moves on top, so a moving block would
+        # cover a label that stands still. So a full frame keeps its blocks and
+        # its text apart, and where a moving block is drawn the static blocks
+        # are put back, the block drawn, and the static text laid over it again.
+        static = self._static if not full and self._base is self._static_image else None
         if backdrop or grids:
-            self.display_blocks(backdrop, grids, self.pixel_array)
+            under = static[0] if static is not None and not backdrop else None
+            region = self.display_blocks(backdrop, grids, self.pixel_array, under)
+            if under is not None and region is not None:
+                for box in _intersections(static[2], region):
+                    _composite(self.pixel_array, box, static[1][box])
+        if not full:
+            self._draw_rest(rest)
+            return
+        blocks = self.pixel_array.copy()
+        frame, self.pixel_array = self.pixel_array, self._layer(self.pixel_array)
+        try:
+            self._draw_rest(rest)
+        finally:
+            self._forget(self.pixel_array)
+            frame, self.pixel_array = self.pixel_array, frame
+        boxes = _covered_boxes(frame[..., 3])
+        for box in boxes:
+            _composite(self.pixel_array, box, frame[box])
+        self._static = (blocks, frame, boxes)
+        self._static_image = None
+
+    def _draw_rest(self, family: list) -> None:
+        """Everything but the blocks: 3D mobjects, upright labels, the fixed text."""
         overlay = [m for m in family if m in self.fixed_in_frame_mobjects and isinstance(m, VMobject)]
         in_overlay = set(map(id, overlay))
-        others = [m for m in family if not isinstance(m, CubeGrid) and id(m) not in in_overlay]
+        others = [m for m in family if id(m) not in in_overlay]
         upright = [m for m in others if isinstance(m, VMobject) and m in self.fixed_orientation_mobjects]
         if upright:
             in_upright = set(map(id, upright))
@@ -243,8 +298,13 @@ class CubeCamera(ThreeDCamera):
         if overlay:
             self.display_overlay(overlay, self.pixel_array)
 
-    def display_blocks(self, backdrop: list, grids: list[CubeGrid], pixel_array: np.ndarray) -> None:
+    def display_blocks(self, backdrop: list, grids: list[CubeGrid], pixel_array: np.ndarray,
+                       under: np.ndarray | None = None):
         """The floor grid (behind every block), then the cube grids.
+
+        ``under``: the image to restore where the grids are drawn, first (the
+        static blocks without the text over them). Returns the region drawn
+        (row and column slices; the whole frame with a floor grid) or None.
 
         Manim redraws every mobject after the first animated one in the
         scene's list, so the blocks are redrawn while only a label or a caption
@@ -252,18 +312,25 @@ class CubeCamera(ThreeDCamera):
         from are all as in the previous frame, the layer is copied from there
         (kept from the second such frame on, so a moving scene pays no copy).
         """
-        key = (self._view_key(), _signature(backdrop), tuple(_grid_key(g) for g in grids))
+        key = (self._view_key(), _signature(backdrop), tuple(_grid_key(g) for g in grids), under is None)
         kept = self._blocks_layer
         if kept is not None and kept[0] is self._base and kept[1] == key:
             np.copyto(pixel_array, kept[2])
-            return
+            return kept[3]
+        region = None
         if backdrop:
+            if under is not None:
+                np.copyto(pixel_array, under)
             Camera.capture_mobjects(self, backdrop, include_submobjects=False)
+            region = (slice(0, pixel_array.shape[0]), slice(0, pixel_array.shape[1]))
+            under = None
         if grids:
-            self.display_cube_grids(grids, pixel_array)
+            drawn = self.display_cube_grids(grids, pixel_array, under)
+            region = region or drawn
         standing = key == self._blocks_key
         self._blocks_key = key
-        self._blocks_layer = (self._base, key, pixel_array.copy()) if standing else None
+        self._blocks_layer = (self._base, key, pixel_array.copy(), region) if standing else None
+        return region
 
     def _view_key(self) -> tuple:
         return (self.get_rotation_matrix().tobytes(), self.get_focal_distance(), self.get_zoom(),
@@ -288,8 +355,9 @@ class CubeCamera(ThreeDCamera):
         key = tuple((id(m), signatures[id(m)]) for m in still)
         cached = self._overlay_cache
         if still and (cached is None or cached[0] != key or cached[1].shape != pixel_array.shape):
-            layer = np.zeros_like(pixel_array)
+            layer = self._layer(pixel_array)
             self.display_multiple_vectorized_mobjects(still, layer)
+            self._forget(layer)
             self._overlay_cache = cached = (key, layer, _covered_boxes(layer[..., 3]))
         if still:
             _, layer, boxes = cached
@@ -324,8 +392,9 @@ class CubeCamera(ThreeDCamera):
                 continue
             sprite = sprites.get(key)
             if sprite is None or sprite[0] != signature:
-                layer = np.zeros_like(pixel_array)
+                layer = self._layer(pixel_array)
                 self.display_multiple_vectorized_mobjects(members, layer)
+                self._forget(layer)
                 rows = np.flatnonzero(layer[..., 3].any(axis=1))
                 cols = np.flatnonzero(layer[..., 3].any(axis=0))
                 if not rows.size:
@@ -343,10 +412,16 @@ class CubeCamera(ThreeDCamera):
                 _composite(pixel_array, (slice(r0, r1), slice(c0, c1)),
                            image[r0 - top:r1 - top, c0 - left:c1 - left])
 
-    def display_cube_grids(self, grids: list[CubeGrid], pixel_array: np.ndarray) -> None:
+    def display_cube_grids(self, grids: list[CubeGrid], pixel_array: np.ndarray,
+                           under: np.ndarray | None = None):
+        """Fill the grids' visible faces; returns the pixel region they cover
+        (row and column slices), after restoring it from ``under`` if given."""
         polygons, colors, groups = project_cube_faces(self, grids, self.lighting)
         if not len(polygons):
-            return
+            return None
+        region = self._pixel_region(polygons, pixel_array.shape)
+        if under is not None:
+            pixel_array[region] = under[region]
         ctx = self.get_cairo_context(pixel_array)
         ctx.new_path()
         ctx.set_antialias(cairo.ANTIALIAS_FAST)
@@ -371,6 +446,20 @@ class CubeCamera(ThreeDCamera):
         finally:
             if collecting:
                 gc.enable()
+        return region
+
+    def _pixel_region(self, polygons: np.ndarray, shape) -> tuple[slice, slice]:
+        """The pixel rows and columns that frame-unit ``polygons`` touch (with a
+        pixel of antialiasing), clipped to the frame."""
+        height, width = shape[:2]
+        low, high = polygons.reshape(-1, 2).min(axis=0), polygons.reshape(-1, 2).max(axis=0)
+        center = np.asarray(self.frame_center, dtype=float)[:2]
+        scale = np.array([width / self.frame_width, height / self.frame_height])
+        col0, col1 = (np.array([low[0], high[0]]) - center[0]) * scale[0] + width / 2
+        row0, row1 = height / 2 - (np.array([high[1], low[1]]) - center[1]) * scale[1]
+        rows = slice(max(int(np.floor(row0)) - 2, 0), min(int(np.ceil(row1)) + 2, height))
+        cols = slice(max(int(np.floor(col0)) - 2, 0), min(int(np.ceil(col1)) + 2, width))
+        return rows, cols
 
 
 def _fill_quads(ctx: cairo.Context, quads: list, colors: list) -> None:
@@ -410,3 +499,20 @@ def view_angles(yaw: float, pitch: float) -> dict[str, float]:
         alpha = float(np.arctan2(r[2, 0], r[2, 1]))
         gamma = float(np.arctan2(r[0, 2], -r[1, 2]))
     return {"phi": -beta, "theta": -alpha - np.pi / 2, "gamma": gamma}
+
+
+class CubeRenderer(CairoRenderer):
+    """Manim's renderer, telling a :class:`CubeCamera` which capture is the
+    static image of a play (so the camera keeps its blocks and text apart)."""
+
+    def save_static_frame_data(self, scene, static_mobjects):
+        camera = self.camera
+        if not isinstance(camera, CubeCamera):
+            return super().save_static_frame_data(scene, static_mobjects)
+        camera.capturing_static = True
+        try:
+            image = super().save_static_frame_data(scene, static_mobjects)
+        finally:
+            camera.capturing_static = False
+        camera._static_image = self.static_image
+        return image
