@@ -227,12 +227,16 @@ class CubeCamera(ThreeDCamera):
         self._base = background
         super().set_frame_to_background(background)
 
-    def _layer(self, like: np.ndarray) -> np.ndarray:
-        """A transparent image to draw into; forget its cairo context after use
-        (Manim keeps one per array, and with it the array, for good)."""
-        return np.zeros_like(like)
+    def _drawn_apart(self, vmobjects: list[VMobject], like: np.ndarray) -> np.ndarray:
+        """``vmobjects`` drawn into a transparent image of ``like``'s shape."""
+        layer = np.zeros_like(like)
+        self.display_multiple_vectorized_mobjects(vmobjects, layer)
+        self._forget(layer)
+        return layer
 
     def _forget(self, layer: np.ndarray) -> None:
+        """Drop a scratch image's cairo context: Manim keeps one per array, and
+        with it the array, for good."""
         self.pixel_array_to_cairo_context.pop(id(layer), None)
 
     def set_pixel_array(self, pixel_array, convert_from_floats: bool = False) -> None:
@@ -270,7 +274,7 @@ class CubeCamera(ThreeDCamera):
             self._draw_rest(rest)
             return
         blocks = self.pixel_array.copy()
-        frame, self.pixel_array = self.pixel_array, self._layer(self.pixel_array)
+        frame, self.pixel_array = self.pixel_array, np.zeros_like(self.pixel_array)
         try:
             self._draw_rest(rest)
         finally:
@@ -355,9 +359,7 @@ class CubeCamera(ThreeDCamera):
         key = tuple((id(m), signatures[id(m)]) for m in still)
         cached = self._overlay_cache
         if still and (cached is None or cached[0] != key or cached[1].shape != pixel_array.shape):
-            layer = self._layer(pixel_array)
-            self.display_multiple_vectorized_mobjects(still, layer)
-            self._forget(layer)
+            layer = self._drawn_apart(still, pixel_array)
             self._overlay_cache = cached = (key, layer, _covered_boxes(layer[..., 3]))
         if still:
             _, layer, boxes = cached
@@ -392,9 +394,7 @@ class CubeCamera(ThreeDCamera):
                 continue
             sprite = sprites.get(key)
             if sprite is None or sprite[0] != signature:
-                layer = self._layer(pixel_array)
-                self.display_multiple_vectorized_mobjects(members, layer)
-                self._forget(layer)
+                layer = self._drawn_apart(members, pixel_array)
                 rows = np.flatnonzero(layer[..., 3].any(axis=1))
                 cols = np.flatnonzero(layer[..., 3].any(axis=0))
                 if not rows.size:

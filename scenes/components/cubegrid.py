@@ -192,9 +192,9 @@ class CubeGrid(Mobject):
         the camera draws the block's far walls behind them instead
         (:func:`~.camera.project_cube_faces`).
         """
-        opacity = self.cube_opacity.reshape(self.grid_shape)
         if seen_faces is not None and self.is_opaque():
             return self.surface_cells(seen_faces)
+        opacity = self.cube_opacity.reshape(self.grid_shape)
         shown = opacity > 1e-3
         if min(self.grid_shape) >= 3:
             opaque = opacity >= OPAQUE
