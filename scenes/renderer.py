@@ -192,19 +192,18 @@ def _tex_cache(shared: Path, private: Path):
     Manim takes a formula's SVG as done once the file exists, so two renders
     writing the same formula into one folder read each other's half-written
     files. Each render compiles in its own folder; finished SVGs come in from
-    the shared cache and new ones go out with an atomic rename.
+    the shared cache and new ones go out with an atomic rename, only after
+    the render succeeded (an interrupted dvisvgm leaves a cut-off SVG).
     """
     private.mkdir(parents=True, exist_ok=True)
     for svg in shared.glob("*.svg"):
         shutil.copyfile(svg, private / svg.name)
-    try:
-        yield
-    finally:
-        for svg in private.glob("*.svg"):
-            if not (shared / svg.name).exists():
-                partial = shared / f".{svg.name}.{os.getpid()}"
-                shutil.copyfile(svg, partial)
-                os.replace(partial, shared / svg.name)
+    yield
+    for svg in private.glob("*.svg"):
+        if not (shared / svg.name).exists():
+            partial = shared / f".{svg.name}.{os.getpid()}"
+            shutil.copyfile(svg, partial)
+            os.replace(partial, shared / svg.name)
 
 
 def _replace_dir(source: Path, target: Path) -> None:
