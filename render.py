@@ -21,13 +21,15 @@ from pathlib import Path
 
 import click
 
+from scenes.catalogue import stage_catalogue, stage_count
+from scenes.jobs import FORMATS, QUALITY_PRESETS
+
 __all__ = ["cli", "parse_scene_spec"]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-QUALITIES = ("low", "medium", "high", "4k")
-FORMATS = ("mp4", "gif", "png")
-STAGE_COUNT = 21
+QUALITIES = tuple(QUALITY_PRESETS)
+STAGE_COUNT = stage_count()
 
 
 def parse_scene_spec(specs: tuple[str, ...], total: int = STAGE_COUNT) -> list[int]:
@@ -78,7 +80,7 @@ def config_options(func):
                      help="Attention heads (default 9; 4 with --variant paper)."),
         click.option("--seed", type=int, default=None, help="torch.manual_seed (default 123)."),
         click.option("--variant", type=click.Choice(["blog", "paper"]), default="blog", show_default=True,
-                     help="Multi-head attention of stages 13-21: the blog's (full-size heads, "
+                     help="Multi-head attention (stages 13 on): the blog's (full-size heads, "
                           "Linear(h*d_v, d_v)) or the paper's (d split across heads, W_O; "
                           "as torch.nn.MultiheadAttention)."),
     ]
@@ -121,10 +123,22 @@ class OneLineErrorGroup(click.Group):
         except click.exceptions.Abort:
             click.echo("render.py: interrupted", err=True)
             code = 130
+            _exit_now_if_threads_linger(code)
         code = code if isinstance(code, int) else 0
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _exit_now_if_threads_linger(code: int) -> None:
+    """After Ctrl-C, leave at once even if a library thread would keep the
+    process waiting at exit (an encoder thread interrupted mid-frame)."""
+    import threading
+
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
 
 @click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -135,11 +149,9 @@ def cli():
 
 @cli.command("list")
 def list_stages():
-    """The 21 stages: number, name, scene class (for manim / manim-slides), what it shows."""
-    from scenes import stage_registry
-
-    for number, stage in stage_registry().items():
-        click.echo(f"{number:2d}  {stage.slug:<22} {stage.__name__:<22} {stage.summary}")
+    """The stages: number, name, scene class (for manim / manim-slides), what it shows."""
+    for number, stage in stage_catalogue().items():
+        click.echo(f"{number:2d}  {stage.slug:<22} {stage.class_name:<22} {stage.summary}")
 
 
 @cli.command("tensors")
@@ -183,7 +195,7 @@ def _write_arrays(path: Path, arrays, fmt: str, axes) -> None:
 
 
 def all_scenes_options(out: str, help: str, theme: str):
-    """Options of the commands that render all 21 scenes into one file."""
+    """Options of the commands that render all scenes into one file."""
 
     def decorate(func):
         for option in reversed([
@@ -202,7 +214,7 @@ def all_scenes_options(out: str, help: str, theme: str):
 @cli.command("sheet")
 @all_scenes_options("media/contact_sheet.png", "The PNG to write.", theme="light")
 def sheet_command(out, quality, theme, jobs, config):
-    """A contact sheet: the final frames of all 21 scenes, numbered, for a handout."""
+    """A contact sheet: the final frames of all scenes, numbered, for a handout."""
     import tempfile
 
     from scenes.assemble import contact_sheet
@@ -218,7 +230,7 @@ def sheet_command(out, quality, theme, jobs, config):
 @all_scenes_options("media/attention_cubes.mp4", "The joined MP4 (chapters beside it as .chapters.vtt).",
                     theme="dark")
 def cut_command(out, quality, theme, jobs, config):
-    """The full-length cut: all 21 scenes in one MP4, with a chapters file."""
+    """The full-length cut: all scenes in one MP4, with a chapters file."""
     import tempfile
 
     from scenes.assemble import chapters_vtt, concatenate
@@ -243,16 +255,31 @@ def cut_command(out, quality, theme, jobs, config):
     click.echo(str(vtt))
 
 
-def _render(numbers, quality, fmt, out_dir, config, jobs, **options):
+def _render(numbers, quality, fmt, out_dir, config, jobs, look=None, **options):
     """Render the scenes in parallel, progress on stderr; results in stage order."""
-    from scenes.renderer import RenderJob, render_many
+    from scenes.components.palette import LOOK
+    from scenes.jobs import RenderJob, render_many
 
-    batch = [RenderJob(n, quality, fmt, out_dir, config, **options) for n in numbers]
+    _ready_folder(out_dir)
+    batch = [RenderJob(n, quality, fmt, out_dir, config, look or LOOK, **options) for n in numbers]
     return render_many(batch, jobs or os.cpu_count() or 1, report=lambda line: click.echo(line, err=True))
 
 
+def _ready_folder(folder: Path) -> None:
+    """Create ``folder`` if needed and check it can be written: one line if not."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.ClickException(f"cannot create the output folder {folder}: "
+                                   f"{error.strerror or error}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise click.ClickException(f"cannot write into the output folder {folder}")
+
+
 def _render_or_fail(numbers, quality, fmt, out_dir, config, jobs, theme="dark"):
-    results = _render(numbers, quality, fmt, out_dir, config, jobs, theme=theme)
+    from scenes.components.palette import Look
+
+    results = _render(numbers, quality, fmt, out_dir, config, jobs, look=Look.from_options(theme))
     _raise_for_failures(results)
     return results
 
@@ -287,7 +314,7 @@ def write_atomically(final: Path, write) -> None:
 
 @cli.command("render")
 @click.argument("scenes", nargs=-1)
-@click.option("--all", "all_scenes", is_flag=True, help="Render all 21 scenes.")
+@click.option("--all", "all_scenes", is_flag=True, help=f"Render all {STAGE_COUNT} scenes.")
 @click.option("--quality", "-q", type=click.Choice(QUALITIES), default="low", show_default=True,
               help="low 480p15, medium 720p30, high 1080p60, 4k 2160p60.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="mp4", show_default=True,
@@ -319,12 +346,11 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat,
     if not all_scenes and not scenes:
         raise click.UsageError("name the scenes to render (e.g. 3 7-9) or use --all")
     numbers = list(range(1, STAGE_COUNT + 1)) if all_scenes else parse_scene_spec(scenes)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    from scenes.components.palette import Panel
+    from scenes.components.palette import Look, Panel
 
     panel = Panel(axes=axes, floor=floor, captions=captions == "burned")
-    results = _render(numbers, quality, fmt, out_dir, config, jobs, theme=theme, flat=flat,
-                      panel=panel, sections=sections, slides=slides)
+    results = _render(numbers, quality, fmt, out_dir, config, jobs,
+                      look=Look.from_options(theme, flat, panel), sections=sections, slides=slides)
     for result in results:
         if result.ok:
             click.echo(str(result.path))
@@ -338,11 +364,10 @@ def _slide_deck(out_dir: Path, numbers: list[int]) -> Path:
     """Join the scenes' slides into one HTML deck (reveal.js) with manim-slides."""
     import subprocess
 
-    from scenes.base import stage_registry
-    from scenes.renderer import SLIDES_FOLDER
+    from scenes.jobs import SLIDES_FOLDER
 
     deck = out_dir / "attention_cubes_slides.html"
-    names = [stage_registry()[n].__name__ for n in numbers]
+    names = [stage_catalogue()[n].class_name for n in numbers]
     command = [sys.executable, "-m", "manim_slides", "convert", "--folder", str(out_dir / SLIDES_FOLDER),
                "-v", "error", *names, str(deck)]
     result = subprocess.run(command, capture_output=True, text=True)

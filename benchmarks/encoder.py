@@ -30,11 +30,10 @@ def stage_frames(number: int, width: int, height: int, count: int) -> list[np.nd
     from manim import tempconfig
 
     from scenes.base import stage_registry
-    from scenes.components.camera import view_angles
+    from scenes.engine.drawing import view_angles
 
     with tempfile.TemporaryDirectory() as folder, tempconfig({
-        "pixel_width": width, "pixel_height": height, "media_dir": folder, "write_to_movie": False,
-        "save_last_frame": False, "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none",
+        "pixel_width": width, "pixel_height": height, "media_dir": folder, "format": "none", "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none",
     }):
         scene = stage_registry()[number]()
         scene.render()

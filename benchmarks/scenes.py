@@ -22,7 +22,7 @@ import av
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from render import QUALITIES, parse_scene_spec  # noqa: E402
-from scenes.renderer import RenderJob, render_many  # noqa: E402
+from scenes.jobs import RenderJob, render_many  # noqa: E402
 from tensors import AttentionConfig  # noqa: E402
 
 

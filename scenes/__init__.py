@@ -1,9 +1,21 @@
 """Everything visual: cube grids, motions and the 21 stage scenes.
 
-Importing :func:`stage_registry` loads the stages; nothing here computes
-tensor values beyond layout.
+Importing :func:`stage_registry` loads the stages (and Manim); importing this
+package alone loads neither, so the command line starts fast.
 """
 
-from .base import StageScene, stage_registry
+import warnings
+
+# pydub, imported by Manim for sound, warns at import when no ffmpeg program is
+# installed. Manim encodes video with PyAV and these scenes have no sound.
+warnings.filterwarnings("ignore", message="Couldn't find ffmpeg or avconv", category=RuntimeWarning)
 
 __all__ = ["StageScene", "stage_registry"]
+
+
+def __getattr__(name):
+    if name in __all__:
+        from . import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,9 +5,10 @@ the PyTorch line it shows and a ``storyboard`` method. Declaring a ``number``
 registers the class; :func:`stage_registry` checks that the numbers run 1..21
 with no gap and no repeat.
 
-Variants are class attributes (``attention_config``, ``theme``,
-``lighting``, ``panel``), so the renderer or a subclass can change them without touching
-the stage code.
+A scene is built from two values handed to it: the tensors' configuration
+(:class:`~tensors.AttentionConfig`) and the look (:class:`~.components.palette.Look`:
+theme, lighting, view panel). Both default to the blog's example as Manim's
+own command line renders it.
 
 Examples
 --------
@@ -31,20 +32,19 @@ from typing import ClassVar
 import numpy as np
 from manim import (
     DOWN, LEFT, RIGHT, UL, UP, UR, Group, ManimColor, Mobject,
-    ThreeDScene, VGroup, config,
+    ThreeDScene, VGroup,
 )
-
-from manim.scene.scene_file_writer import SceneFileWriter
 
 from tensors import AttentionConfig, compute_trace
 
-from .components.camera import CubeCamera, CubeRenderer, view_angles
+from .engine.drawing import view_angles
+from .engine.manim_hooks import CubeCamera, CubeRenderer, scene_time, writes_movie
 from .components.colorbar import ColorBar
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
 from .components.labels import code_box, formula, note_text, tensor_label, title_text
-from .components.palette import DARK, HEADLIGHT, PANEL, Lighting, Panel, Theme
+from .components.palette import LOOK, Look
 
 __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
 
@@ -53,24 +53,6 @@ COLORBAR_X = 6.35
 CLOSING_HOLD = 2.5
 TITLE_FORMULA_GAP = 0.4
 PAPER_FROM_STAGE = 13  # the variants differ from the multi-head part on
-X264_PRESET = "veryfast"  # x264's default (medium) costs ~2x the CPU per 1080p frame here
-
-
-class StageFileWriter(SceneFileWriter):
-    """Manim's movie writer with a faster x264 preset (same CRF 23 quality target).
-
-    Flat-colored cubes and text compress well at any preset: "veryfast" took
-    35 ms of CPU per 1080p frame against 77 ms for Manim's default, and its
-    file was smaller (benchmarks/encoder.py, stage 14).
-    """
-
-    def open_partial_movie_stream(self, file_path=None) -> None:
-        super().open_partial_movie_stream(file_path)
-        context = self.video_stream.codec_context
-        if context.name == "libx264":  # options apply when the encoder opens, at the first frame
-            context.options = {**context.options, "preset": X264_PRESET}
-
-
 class StageRegistryError(RuntimeError):
     """The stage numbers are not 1..N, unique and contiguous."""
 
@@ -88,11 +70,6 @@ class StageScene(ThreeDScene):
     formula_tex: ClassVar[str | None] = None
     view: ClassVar[tuple[float, float]] = (0.0, 0.0)  # yaw, pitch in radians
 
-    attention_config: ClassVar[AttentionConfig] = AttentionConfig()
-    theme: ClassVar[Theme] = DARK
-    lighting: ClassVar[Lighting] = HEADLIGHT
-    panel: ClassVar[Panel] = PANEL
-
     _registry: ClassVar[dict[int, type["StageScene"]]] = {}
 
     def __init_subclass__(cls, **kwargs):
@@ -107,17 +84,19 @@ class StageScene(ThreeDScene):
             )
         StageScene._registry[number] = cls
 
-    def __init__(self, **kwargs):
+    def __init__(self, attention_config: AttentionConfig | None = None, look: Look = LOOK, **kwargs):
+        """``attention_config``: the example whose tensors are shown (default: the
+        blog's); ``look``: theme, lighting and view panel. Other arguments go to Manim."""
+        self.cfg = attention_config or AttentionConfig()
+        self.theme, self.lighting, self.panel = look.theme, look.lighting, look.panel
         kwargs.setdefault("renderer", CubeRenderer(
-            file_writer_class=StageFileWriter, camera_class=CubeCamera,
-            skip_animations=kwargs.get("skip_animations", False)))
+            camera_class=CubeCamera, skip_animations=kwargs.get("skip_animations", False)))
         super().__init__(camera_class=CubeCamera, **kwargs)
 
     # -- set-up ---------------------------------------------------------------
     def setup(self):
         super().setup()
-        self.trace = compute_trace(self.attention_config)
-        self.cfg = self.attention_config
+        self.trace = compute_trace(self.cfg)
         self.camera.lighting = self.lighting
         self.camera.background_color = ManimColor(self.theme.background)
         self.camera.init_background()
@@ -141,9 +120,9 @@ class StageScene(ThreeDScene):
 
         Only when a movie is written: Manim names the .srt after the movie.
         """
-        if not config.write_to_movie:
+        if not writes_movie():
             return
-        end = self.renderer.time
+        end = scene_time(self)
         times = [t for t, _ in self._captions] + [end]
         for (start, text), stop in zip(self._captions, times[1:]):
             self.add_subcaption(text, duration=max(stop - start, 0.1), offset=start - end)
@@ -174,9 +153,9 @@ class StageScene(ThreeDScene):
     # -- frame furniture --------------------------------------------------------
     def header(self) -> Mobject:
         """Title at the top left, the code line at the bottom, fixed in frame."""
-        title = title_text(self.number or 0, self.title_text(), self.theme)
+        title = title_text(self.number or 0, self.title_text(self.cfg), self.theme)
         title.to_corner(UL, buff=FRAME_MARGIN)
-        code = code_box(self.code_text(), self.theme)
+        code = code_box(self.code_text(self.cfg), self.theme)
         code.to_edge(DOWN, buff=0.2)
         parts = [title, code]
         if self.formula_tex:
@@ -192,13 +171,13 @@ class StageScene(ThreeDScene):
     @classmethod
     def paper(cls, config: AttentionConfig | None = None) -> bool:
         """True when this stage shows the paper's multi-head attention (stages 13-21)."""
-        cfg = config or cls.attention_config
+        cfg = config or AttentionConfig()
         return cfg.variant == "paper" and (cls.number or 0) >= PAPER_FROM_STAGE
 
     @classmethod
     def sizes(cls, config: AttentionConfig | None = None) -> dict:
         """The names a stage's code and title may use in ``{}``."""
-        cfg = config or cls.attention_config
+        cfg = config or AttentionConfig()
         return dict(ids=list(cfg.token_ids), vocab_size=cfg.vocab_size, d=cfg.d, d_k=cfg.d_k,
                     d_v=cfg.d_v, heads=cfg.heads, head_k=cfg.head_k, head_v=cfg.head_v,
                     concat=cfg.heads * cfg.head_v, d_out=cfg.d_out, tokens=cfg.tokens)
@@ -256,7 +235,7 @@ class StageScene(ThreeDScene):
         Without captions in the picture the scene keeps its timing, so the
         .srt reads the same.
         """
-        self._captions.append((self.renderer.time, text))
+        self._captions.append((scene_time(self), text))
         if not self.panel.captions:
             self.wait(run_time)
             return None

@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 from manim import tempconfig
 
+from scenes.engine.manim_hooks import frame_of
+
 CONTROL = Path(__file__).parent / "control_data"
 SIZE = {"pixel_width": 192, "pixel_height": 108, "frame_rate": 15}
 # Differences allowed: font hinting and antialiasing wobble between machines.
@@ -26,13 +28,20 @@ PIXEL_TOLERANCE = 48  # a pixel counts as different beyond this ...
 FRACTION_TOLERANCE = 0.01  # ... and at most this share of pixels may
 
 
-def last_frame(scene_class, tmp_path) -> np.ndarray:
-    options = dict(SIZE, media_dir=str(tmp_path), write_to_movie=False, save_last_frame=True,
-                   disable_caching=True, verbosity="ERROR", progress_bar="none")
+def render_still(scene_class, tmp_path, size=SIZE, **scene_kwargs):
+    """Render a scene's last frame only (animations skipped, a PNG into
+    ``tmp_path``); returns the scene. ``scene_kwargs`` go to the scene
+    (``attention_config``, ``look``)."""
+    options = dict(size, media_dir=str(tmp_path), format="png", disable_caching=True,
+                   verbosity="ERROR", progress_bar="none")
     with tempconfig(options):
-        scene = scene_class()
+        scene = scene_class(**scene_kwargs)
         scene.render()
-        return np.array(scene.renderer.get_frame())[..., :3]
+        return scene
+
+
+def last_frame(scene_class, tmp_path, **scene_kwargs) -> np.ndarray:
+    return frame_of(render_still(scene_class, tmp_path, **scene_kwargs))[..., :3]
 
 
 def check_golden(name: str, frame: np.ndarray) -> None:

@@ -60,16 +60,16 @@ def test_tensors_with_own_configuration(tmp_path):
 
 
 def test_view_panel_options_reach_the_render_jobs(tmp_path, monkeypatch):
-    import scenes.renderer
+    import scenes.jobs
     from scenes.components.palette import Panel
 
     seen = []
-    monkeypatch.setattr(scenes.renderer, "render_many", lambda jobs, workers, report: seen.extend(jobs) or [])
+    monkeypatch.setattr(scenes.jobs, "render_many", lambda jobs, workers, report: seen.extend(jobs) or [])
     result = run("render", "3", "7", "--axes", "--floor", "--captions", "srt", "--out-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert [job.panel for job in seen] == [Panel(axes=True, floor=True, captions=False)] * 2
+    assert [job.look.panel for job in seen] == [Panel(axes=True, floor=True, captions=False)] * 2
     run("render", "3", "--out-dir", str(tmp_path))
-    assert seen[-1].panel == Panel()  # default: no axes, no floor, captions burned in
+    assert seen[-1].look.panel == Panel()  # default: no axes, no floor, captions burned in
 
 
 def test_parse_scene_spec():

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from manim import LEFT, RIGHT, Transform, UP
 
-from scenes.components.camera import CubeCamera, project_cube_faces, view_angles
+from scenes.engine.drawing import project_cube_faces, view_angles
+from scenes.engine.manim_hooks import CubeCamera
 from scenes.components.cubegrid import CORNERS, FACES, CubeGrid
 from scenes.components.palette import HEADLIGHT, rainbow, value_colors
 from tensors import AttentionConfig, compute_trace
@@ -273,7 +274,7 @@ def test_a_moving_block_stays_under_a_label_that_stands_still(monkeypatch):
     label must not cover it (the label is drawn over every block)."""
     from manim import WHITE, Square, ThreeDScene, tempconfig
 
-    from scenes.components.camera import CubeRenderer
+    from scenes.engine.manim_hooks import CubeRenderer
 
     values = TRACE["s02_embedded_sentence"]
     frames = []
@@ -286,7 +287,7 @@ def test_a_moving_block_stays_under_a_label_that_stands_still(monkeypatch):
             self.play(grid.animate.recolor(-values), run_time=0.2)
 
     monkeypatch.setattr(CubeRenderer, "add_frame", lambda self, frame, num_frames=1: frames.append(frame.copy()))
-    with tempconfig({"pixel_width": 320, "pixel_height": 180, "frame_rate": 15, "write_to_movie": False,
+    with tempconfig({"pixel_width": 320, "pixel_height": 180, "frame_rate": 15, "format": "none",
                      "disable_caching": True, "progress_bar": "none", "verbosity": "ERROR"}):
         scene = LabelOverBlock(renderer=CubeRenderer(camera_class=CubeCamera), camera_class=CubeCamera)
         scene.render()

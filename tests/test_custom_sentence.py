@@ -5,8 +5,11 @@ import numpy as np
 import pytest
 from manim import Text, tempconfig
 
+from golden import render_still
+
 from scenes import stage_registry
-from scenes.components.palette import PANEL, Panel
+from scenes.components.palette import PANEL, Look, Panel
+from scenes.engine.manim_hooks import frame_of, scene_time
 from tensors import AttentionConfig
 
 CONFIG = AttentionConfig.from_text("I love Transformers", d=4, heads=2, seed=7)
@@ -14,26 +17,10 @@ CONFIG = AttentionConfig.from_text("I love Transformers", d=4, heads=2, seed=7)
 
 def render_with(config, number, tmp_path, panel=PANEL):
     """Render stage ``number``'s last frame with ``config``; the scene and its frame."""
-    stage = stage_registry()[number]
-    try:
-        stage.attention_config = config
-        stage.panel = panel
-        scene = render_last_frame(stage, tmp_path)
-    finally:
-        stage.attention_config = AttentionConfig()
-        stage.panel = PANEL
-    frame = np.array(scene.renderer.get_frame())
-    assert frame[..., :3].std() > 5  # something is drawn
+    scene = render_still(stage_registry()[number], tmp_path, attention_config=config,
+                         look=Look(panel=panel))
+    assert frame_of(scene)[..., :3].std() > 5  # something is drawn
     return scene
-
-
-def render_last_frame(stage, tmp_path):
-    with tempconfig({"media_dir": str(tmp_path), "write_to_movie": False, "save_last_frame": True,
-                     "pixel_width": 192, "pixel_height": 108, "disable_caching": True,
-                     "verbosity": "ERROR", "progress_bar": "none"}):
-        scene = stage()
-        scene.render()
-        return scene
 
 
 def texts(scene):
@@ -93,7 +80,7 @@ def test_captions_off_the_picture_keep_the_subtitles_and_the_timing(tmp_path):
     burned = render_with(AttentionConfig(), 4, tmp_path)
     srt_only = render_with(AttentionConfig(), 4, tmp_path, Panel(captions=False))
     assert srt_only._captions == burned._captions  # same lines at the same times
-    assert srt_only.renderer.time == burned.renderer.time
+    assert scene_time(srt_only) == scene_time(burned)
     captions = {text.replace(" ", "") for _, text in burned._captions}
     assert captions & texts(burned)  # Manim's Text keeps no spaces in .text
     assert not captions & texts(srt_only)

@@ -5,7 +5,8 @@ from manim import UP, Text, ThreeDScene
 
 from golden import check_golden, last_frame
 from scenes import stage_registry
-from scenes.components.camera import CubeCamera, view_angles
+from scenes.engine.drawing import view_angles
+from scenes.engine.manim_hooks import CubeCamera
 from scenes.components.cubegrid import CubeGrid
 from tensors import AttentionConfig, compute_trace
 

@@ -10,7 +10,9 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from manim import tempconfig
+
+from golden import render_still
+from scenes.engine.manim_hooks import scene_time
 
 from scenes import stage_registry
 
@@ -22,12 +24,9 @@ def scene_duration(number, tmp_path) -> tuple[float, int]:
     """The stage's length in seconds and its number of plays, from Manim itself
     with animations skipped. Each play is written as whole frames, so a video
     may run up to one frame per play longer."""
-    with tempconfig({"media_dir": str(tmp_path / "probe"), "write_to_movie": False,
-                     "save_last_frame": True, "pixel_width": 64, "pixel_height": 36,
-                     "verbosity": "ERROR", "progress_bar": "none"}):
-        scene = stage_registry()[number]()
-        scene.render()
-        return scene.renderer.time, scene.renderer.num_plays
+    scene = render_still(stage_registry()[number], tmp_path / "probe",
+                         size={"pixel_width": 64, "pixel_height": 36})
+    return scene_time(scene), scene.renderer.num_plays
 
 
 def render_cli(*args) -> subprocess.CompletedProcess:

@@ -33,16 +33,10 @@ def test_a_second_class_with_a_taken_number_is_refused():
 
 def test_code_lines_follow_the_configuration():
     stage = REGISTRY[1]
-    scene = stage()
-    scene.setup()
-    assert "[0, 7, 1, 2, 5, 6, 4, 3]" in scene.code_text()
-    try:
-        stage.attention_config = AttentionConfig.from_text("I love Transformers")
-        scene = stage()
-        scene.setup()
-        assert "[0, 2, 1]" in scene.code_text()
-    finally:
-        stage.attention_config = AttentionConfig()
+    assert "[0, 7, 1, 2, 5, 6, 4, 3]" in stage().code_text()
+    scene = stage(attention_config=AttentionConfig.from_text("I love Transformers"))
+    assert "[0, 2, 1]" in scene.code_text(scene.cfg)
+    assert "[0, 7, 1, 2, 5, 6, 4, 3]" in stage().code_text()  # nothing left behind on the class
 
 
 def test_titles_follow_the_configuration_and_mark_the_paper_variant():

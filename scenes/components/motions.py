@@ -22,7 +22,7 @@ from manim import (
     VGroup, smooth,
 )
 
-from .camera import view_angles
+from ..engine.drawing import view_angles
 from .cubegrid import CubeGrid
 from .labels import TEXT_FONT
 from .fades import InPlace, appear, vanish

@@ -18,7 +18,7 @@ import numpy as np
 
 __all__ = [
     "PURPLE_HEX", "RED_HEX", "rainbow", "normalise", "value_colors", "Theme", "DARK", "LIGHT",
-    "Lighting", "HEADLIGHT", "FLAT", "Panel", "PANEL",
+    "Lighting", "HEADLIGHT", "FLAT", "Panel", "PANEL", "Look", "LOOK", "THEMES",
 ]
 
 PURPLE_HEX = "#7F00FF"
@@ -115,3 +115,27 @@ class Panel:
 
 
 PANEL = Panel()
+
+
+THEMES = {"dark": DARK, "light": LIGHT}
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a scene looks, handed to it as one value: theme, lighting, view panel.
+
+    >>> Look.from_options(theme="light", flat=True).lighting.ambient
+    1.0
+    """
+
+    theme: Theme = DARK
+    lighting: Lighting = HEADLIGHT
+    panel: Panel = PANEL
+
+    @classmethod
+    def from_options(cls, theme: str = "dark", flat: bool = False, panel: Panel = PANEL) -> "Look":
+        """The look the command line's ``--theme``, ``--flat`` and view-panel options ask for."""
+        return cls(THEMES[theme], FLAT if flat else HEADLIGHT, panel)
+
+
+LOOK = Look()

@@ -31,7 +31,7 @@ class MultiheadProjections(StageScene):
         labels = [self.label(b, n.replace("multihead_", ""), self.trace[k].shape, DOWN, buff=0.3)
                   for b, n, k in zip(blocks, names, keys)]
         self.step("blocks")
-        if self.paper():
+        if self.paper(self.cfg):
             d = self.cfg.d
             self.say(f"the paper: one {d}×{d} matrix W_Q, cut into h = {heads} heads of {d}/{heads} = "
                      f"{self.cfg.head_k} rows each")

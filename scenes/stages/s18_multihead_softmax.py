@@ -33,7 +33,7 @@ class MultiheadSoftmax(StageScene):
         slices, tags = spread_heads(self, block, scale=1.05)
 
         self.step("scale")
-        d_k = f"d/h = {self.cfg.head_k}" if self.paper() else f"d_k = {self.cfg.head_k}"
+        d_k = f"d/h = {self.cfg.head_k}" if self.paper(self.cfg) else f"d_k = {self.cfg.head_k}"
         self.say(f"÷ √({d_k}) in every head (colors kept on ω's scale)")
         self.play(*[s.animate.recolor(scaled[h], block.value_range) for h, s in enumerate(slices)], run_time=1.2)
 

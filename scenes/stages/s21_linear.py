@@ -59,6 +59,6 @@ class LinearProjection(StageScene):
         self.show_colorbar("output", output)
         words = self.word_labels(result, self.cfg.sentence)
         label = self.label(result, "output", output.shape, DOWN)
-        same = "the input X" if self.paper() else "stage 12's context vectors"
+        same = "the input X" if self.paper(self.cfg) else "stage 12's context vectors"
         self.say(f"the output: {shape_text(output.shape)}, the same shape as {same}")
         self.play(appear(words), appear(label), vanish(b_label), bias_row.animate.set_opacity(0.3))

@@ -1,196 +1,169 @@
-"""The camera that draws every cube grid of a frame in one vectorized pass.
+"""Every place Attention Cubes reaches into Manim, in one module.
 
-Manim's Cairo camera draws a VMobject per face; for the thousands of cubes of
-a tensor that costs seconds a frame. :class:`CubeCamera` is Manim's
-``ThreeDCamera`` with one addition: before the ordinary mobjects it takes all
-:class:`~.cubegrid.CubeGrid` s of the frame together and
+Manim's public API (mobjects, animations, ``Scene.play``) is used all over
+the project. What Manim keeps to itself is used *only here*: the subclasses
+of its camera and renderer, the render-session settings, and the attributes
+of its file writer that say where a render's files went. Each reach is listed
+in :data:`MANIM_HOOKS` with the Manim behaviour it relies on, and
+``tests/test_manim_contract.py`` checks every one against the installed
+Manim, so an upgrade that moves one fails fast and names it.
 
-1. projects all their cube corners with NumPy (the same rotation, focal
-   distance and zoom as ``ThreeDCamera.project_points``);
-2. skips cubes enclosed by opaque neighbours (never seen) but *keeps the gap
-   walls* of the others, so gaps look like gaps and not black lines; of a
-   wholly opaque block it draws only the cubes on the box faces the camera
-   sees, and the box's far walls behind them for what the gaps show deeper in;
-3. keeps only faces turned to the camera (counter-clockwise on screen);
-4. sorts the cubes of all grids back to front (distance to the eye), so grids
-   occlude one another correctly, also during an orbit;
-5. shades each face by its orientation to a headlight (one flat color a face),
-   and fills the polygons with pycairo in one loop.
-
-Everything else (text, arrows, braces, the color bar) is drawn afterwards by
-Manim as usual, so labels stay on top of the blocks; only mobjects marked
-``is_backdrop`` (the floor grid) are drawn before them.
+Tested with Manim Community 0.22 (see ``pyproject.toml`` for the range).
 
 Examples
 --------
-Use it as the camera of a three-D scene::
+The camera of a three-D scene that draws cube grids::
 
     class MyScene(ThreeDScene):
         def __init__(self, **kwargs):
-            super().__init__(camera_class=CubeCamera, **kwargs)
+            super().__init__(renderer=CubeRenderer(camera_class=CubeCamera), camera_class=CubeCamera, **kwargs)
 """
 
 from __future__ import annotations
 
 import gc
-import zlib
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import cairo
 import numpy as np
-from manim import ThreeDCamera, VMobject
+from manim import ThreeDCamera, VMobject, config
 from manim.camera.camera import Camera
 from manim.renderer.cairo_renderer import CairoRenderer
 
-from .cubegrid import FACES, OPAQUE, CubeGrid
-from .palette import HEADLIGHT, Lighting
+from ..components.cubegrid import CubeGrid
+from ..components.palette import HEADLIGHT, Lighting
+from .drawing import (
+    composite, covered_boxes, fill_quads, grid_key, intersections, project_cube_faces, signature,
+)
 
-__all__ = ["CubeCamera", "project_cube_faces", "view_angles"]
+__all__ = [
+    "CubeCamera", "CubeRenderer", "Hook", "MANIM_HOOKS", "X264_OPTIONS",
+    "abort_encoding", "frame_of", "render_options", "scene_time", "written_files", "writes_movie",
+]
 
+# x264's default preset (medium) costs about 2x the CPU per 1080p frame of
+# "veryfast" here, for a larger file at the same CRF (benchmarks/encoder.py).
+X264_OPTIONS = {"crf": "23", "preset": "veryfast"}
+# Manim 0.21+ encodes a play's frames in a thread beside the drawing; more
+# than one play in flight overlaps encoding of one clip with drawing the next.
+INFLIGHT_ENCODERS = 2
 
-def _view_space(camera: ThreeDCamera, points: np.ndarray) -> np.ndarray:
-    """World points (..., 3) in camera space: the eye at (0, 0, focal), looking down -z."""
-    return (points - camera.frame_center) @ camera.get_rotation_matrix().T
+@dataclass(frozen=True)
+class Hook:
+    """One reach into Manim: ``owner.name``, and what we rely on it doing.
 
-
-def _on_screen(camera: ThreeDCamera, view: np.ndarray) -> np.ndarray:
-    """Camera-space points projected to the frame (``ThreeDCamera.project_points``)."""
-    focal = camera.get_focal_distance()
-    depth = focal - view[..., 2]
-    factor = np.where(depth > 0, focal / np.maximum(depth, 1e-9), 1e6) * camera.get_zoom()
-    return view[..., :2] * factor[..., None]
-
-
-def _signed_areas(quads: np.ndarray) -> np.ndarray:
-    """Twice the signed area of screen quads (..., 4, 2); > 0 is counter-clockwise, turned to the camera."""
-    x, y = quads[..., 0], quads[..., 1]
-    return (x * np.roll(y, -1, axis=-1) - np.roll(x, -1, axis=-1) * y).sum(axis=-1)
-
-
-def project_cube_faces(camera: ThreeDCamera, grids: list[CubeGrid], lighting: Lighting):
-    """Visible faces of all ``grids``, back to front.
-
-    Returns ``(polygons, colors, groups)``: frame-space quads ``(F, 4, 2)``,
-    ``(F, 4)`` fill colors as cairo wants them (blue, green, red, alpha), and
-    ``(start, stop, alpha)`` runs of faces to draw as one group faded by alpha.
-
-    Of a wholly opaque block only the cubes on the faces of its box that the
-    camera sees are drawn (:meth:`CubeGrid.drawn_cells`); what the gaps
-    between them let through from deeper inside is drawn as the far walls of
-    the box, in the block's mean color at the lighting's ambient level (a gap
-    seen deep inside is dark, as between real cubes). That halves the faces
-    of a large 3D block and shows the same picture but for those slivers.
-
-    A 3D block fading as a whole (one opacity for all its cubes, as in a
-    fade-in) is drawn the same way, opaque, into a group that is then laid
-    on the frame at that opacity: the block fades as one solid thing rather
-    than as a see-through cloud of cubes, at the cost of its surface. The
-    group takes its place in the back-to-front order at its farthest cube.
+    ``kind``: "override" (a method we replace, calling Manim's), "call" (a
+    method we call), "attribute" (an instance attribute we read or write),
+    "config" (a ``manim.config`` key we set).
     """
-    parts = []  # per grid: (corners, rgb, alpha, walls, wall color, group alpha)
-    for grid in grids:
-        box = _on_screen(camera, _view_space(camera, grid.box_corners()))[FACES]  # (6, 4, 2)
-        seen = _signed_areas(box) > 1e-12
-        fade = grid.uniform_opacity()
-        group = fade is not None and 1e-3 < fade < OPAQUE
-        cells = grid.surface_cells(seen) if group else grid.drawn_cells(seen)
-        if group and cells.size == grid.cell_count:  # nothing hidden: plain see-through cubes
-            group, cells = False, grid.drawn_cells()
-        if not cells.size:
-            continue
-        walls = None
-        if cells.size < grid.cell_count and (group or grid.is_opaque()):
-            walls = box[~seen][:, ::-1]  # the far walls, seen from inside the box
-        opacity = np.ones(cells.size) if group else grid.cube_opacity[cells]
-        parts.append((grid.cube_corners()[cells], grid.cube_rgb[cells], opacity, walls,
-                      grid.cube_rgb.mean(axis=0) * lighting.ambient, fade if group else 0.0))
-    if not parts:
-        return np.empty((0, 4, 2)), np.empty((0, 4)), []
-    sizes = [len(part[0]) for part in parts]
-    owner = np.repeat(np.arange(len(parts)), sizes)  # the part each cube belongs to
-    corners = np.concatenate([part[0] for part in parts])
-    rgb = np.concatenate([part[1] for part in parts])
-    alpha = np.concatenate([part[2] for part in parts])
 
-    view = _view_space(camera, corners)  # (N, 8, 3)
-    screen = _on_screen(camera, view)
-    eye = np.array([0.0, 0.0, camera.get_focal_distance()])
-    distance = np.linalg.norm(view.mean(axis=1) - eye, axis=1)
-    # A group (and a block's far walls) is drawn from its farthest cube on.
-    farthest = np.maximum.reduceat(distance, np.cumsum([0] + sizes[:-1]))
-    grouped = np.array([part[5] > 0 for part in parts])
-    unit = np.where(grouped[owner], farthest[owner], distance)
-
-    quads = screen[:, FACES]  # (N, 6, 4, 2)
-    cube_index, face_index = np.nonzero(_signed_areas(quads) > 1e-12)
-    faces3d = view[:, FACES][cube_index, face_index]  # (F, 4, 3)
-    normals = np.cross(faces3d[:, 1] - faces3d[:, 0], faces3d[:, 2] - faces3d[:, 1])
-    normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-12)
-    shade = lighting.shade(normals)
-    polygons = [quads[cube_index, face_index]]
-    colors = np.empty((cube_index.size, 4))
-    colors[:, :3] = (rgb[cube_index] * shade[:, None])[:, ::-1]
-    colors[:, 3] = alpha[cube_index]
-    colors = [colors]
-    keys = [(unit[cube_index], owner[cube_index], distance[cube_index])]
-    for number, part in enumerate(parts):
-        walls, mean = part[3], part[4]
-        if walls is not None:
-            polygons.append(walls)
-            colors.append(np.tile([mean[2], mean[1], mean[0], 1.0], (len(walls), 1)))
-            keys.append((np.full(len(walls), farthest[number]), np.full(len(walls), number),
-                         np.full(len(walls), np.inf)))
-    polygons, colors = np.concatenate(polygons), np.concatenate(colors)
-    unit_key, part_key, own_key = (np.concatenate(k) for k in zip(*keys))
-    order = np.lexsort((-own_key, part_key, -unit_key))  # back to front; a group's faces together
-    polygons, colors, part_key = polygons[order], colors[order], part_key[order]
-
-    groups = []
-    for number in np.flatnonzero(grouped):
-        members = np.flatnonzero(part_key == number)
-        groups.append((int(members[0]), int(members[-1]) + 1, float(parts[number][5])))
-    return polygons, colors, sorted(groups)
+    owner: str
+    name: str
+    kind: str
+    relies_on: str
 
 
-def _composite(pixel_array: np.ndarray, box: tuple[slice, slice], image: np.ndarray) -> None:
-    """Premultiplied "over": ``image`` onto ``pixel_array[box]`` (same shape)."""
-    under = pixel_array[box].astype(np.uint16) * (255 - image[..., 3:4].astype(np.uint16)) // 255
-    np.add(under, image, out=under)
-    np.minimum(under, 255, out=under)
-    pixel_array[box] = under
+MANIM_HOOKS: tuple[Hook, ...] = (
+    Hook("ThreeDCamera", "capture_mobjects", "override",
+         "called once per frame with the mobjects to draw, after reset()/set_frame_to_background()"),
+    Hook("ThreeDCamera", "reset", "override", "starts a frame from the background image"),
+    Hook("ThreeDCamera", "set_frame_to_background", "override",
+         "starts a frame from the renderer's static image of the play"),
+    Hook("ThreeDCamera", "set_pixel_array", "override", "replaces the frame's pixels (uint8 RGBA)"),
+    Hook("ThreeDCamera", "reset_rotation_matrix", "call", "recomputes the rotation from phi/theta/gamma"),
+    Hook("ThreeDCamera", "get_rotation_matrix", "call", "the world-to-camera rotation"),
+    Hook("ThreeDCamera", "get_focal_distance", "call", "the perspective's focal distance"),
+    Hook("ThreeDCamera", "get_zoom", "call", "the zoom factor of the projection"),
+    Hook("ThreeDCamera", "project_point", "call", "a world point to frame units, with perspective"),
+    Hook("ThreeDCamera", "get_mobjects_to_display", "call", "the family of mobjects to draw, in order"),
+    Hook("ThreeDCamera", "add_fixed_in_frame_mobjects", "call", "pins text to the screen"),
+    Hook("ThreeDCamera", "add_fixed_orientation_mobjects", "call", "keeps 3D labels facing the viewer"),
+    Hook("Camera", "capture_mobjects", "call",
+         "draws mobjects without the 3D camera's per-frame rotation update"),
+    Hook("Camera", "display_multiple_vectorized_mobjects", "call", "draws VMobjects into a pixel array"),
+    Hook("Camera", "get_cairo_context", "call", "a cairo context on a pixel array (cached per array)"),
+    Hook("Camera", "init_background", "call", "rebuilds the background after background_color changes"),
+    Hook("Camera.instance", "pixel_array_to_cairo_context", "attribute",
+         "Manim's cache of cairo contexts by id(array); we drop our scratch arrays from it"),
+    Hook("Camera.instance", "fixed_in_frame_mobjects", "attribute", "the set of pinned mobjects"),
+    Hook("Camera.instance", "fixed_orientation_mobjects", "attribute",
+         "pinned-orientation mobject -> the function giving its center"),
+    Hook("Camera.instance", "background", "attribute", "the background image a frame starts from"),
+    Hook("Camera.instance", "frame_center", "attribute", "the point the camera looks at"),
+    Hook("CairoRenderer", "save_static_frame_data", "override",
+         "draws the still mobjects of a play once into renderer.static_image"),
+    Hook("CairoRenderer", "add_frame", "call", "hands one frame to the file writer"),
+    Hook("CairoRenderer", "get_frame", "call", "a copy of the current frame"),
+    Hook("CairoRenderer.instance", "static_image", "attribute", "the image of a play's still mobjects"),
+    Hook("CairoRenderer.instance", "time", "attribute", "the scene's clock in seconds"),
+    Hook("CairoRenderer.instance", "file_writer", "attribute", "the scene's SceneFileWriter"),
+    Hook("SceneFileWriter", "movie_file_path", "attribute", "where the finished movie is"),
+    Hook("SceneFileWriter", "image_file_path", "attribute", "where the last-frame PNG is"),
+    Hook("SceneFileWriter", "sections_output_dir", "attribute", "where section clips and their JSON go"),
+    Hook("SceneFileWriter", "abort_encode_jobs", "call",
+         "stops the encoder threads of a failed render (else the process never exits)"),
+    Hook("config", "format", "config", "mp4 / gif / png (last frame only)"),
+    Hook("config", "save_sections", "config", "one clip per next_section()"),
+    Hook("config", "video_encoder_options", "config", "options of the segment encoder (x264 preset)"),
+    Hook("config", "max_inflight_encoders", "config", "plays encoded while the next one draws"),
+)
 
 
-def _signature(mobjects) -> tuple:
-    return tuple((id(m), hash(m.points.tobytes()), hash(m.fill_rgbas.tobytes()),
-                  hash(m.stroke_rgbas.tobytes())) for m in mobjects)
+def render_options(quality: str, fmt: str, *, sections: bool, media_dir: Path, output_file: str) -> dict:
+    """The ``tempconfig`` of one render: quality, format, where, how it encodes.
+
+    ``quality``: Manim's preset name ("low_quality", ...). ``fmt``: "mp4", "gif", or "png" (only the last frame is drawn and saved).
+    Sections need the movie, so a still per section renders the mp4.
+    """
+    movie = fmt != "png" or sections
+    return {
+        "quality": quality,
+        "media_dir": str(media_dir),
+        "tex_dir": str(Path(media_dir) / "Tex"),
+        "output_file": output_file,
+        "save_sections": sections,
+        "verbosity": "ERROR",
+        "progress_bar": "none",
+        "disable_caching": True,
+        "format": ("gif" if fmt == "gif" else "mp4") if movie else "png",
+        "video_encoder_options": dict(X264_OPTIONS),
+        "max_inflight_encoders": INFLIGHT_ENCODERS,
+    }
 
 
-def _grid_key(grid: CubeGrid) -> tuple:
-    """What a grid looks like: where its cubes are, their colors and opacities."""
-    return (id(grid), grid.grid_shape) + tuple(
-        zlib.crc32(np.ascontiguousarray(a)) for a in (grid.points, grid.cube_rgb, grid.cube_opacity))
+def writes_movie() -> bool:
+    """True when the render in progress writes a video (not only a still)."""
+    return config.format in ("mp4", "gif", "mov", "webm", "auto")
 
 
-def _intersections(boxes: list, region: tuple[slice, slice]) -> list[tuple[slice, slice]]:
-    """The parts of ``boxes`` inside ``region`` (row and column slices with
-    explicit starts and stops)."""
-    parts = []
-    for rows, cols in boxes:
-        r0, r1 = max(rows.start, region[0].start), min(rows.stop, region[0].stop)
-        c0, c1 = max(cols.start, region[1].start), min(cols.stop, region[1].stop)
-        if r0 < r1 and c0 < c1:
-            parts.append((slice(r0, r1), slice(c0, c1)))
-    return parts
+def scene_time(scene) -> float:
+    """The scene's clock: seconds of video played so far."""
+    return scene.renderer.time
 
 
-def _covered_boxes(alpha: np.ndarray, band: int = 24) -> list[tuple[slice, slice]]:
-    """Rectangles, one per band of ``band`` rows, that hold every non-zero of ``alpha``."""
-    boxes = []
-    for top in range(0, alpha.shape[0], band):
-        columns = np.flatnonzero(alpha[top:top + band].any(axis=0))
-        if columns.size:
-            boxes.append((slice(top, top + band), slice(columns[0], columns[-1] + 1)))
-    return boxes
+def frame_of(scene) -> np.ndarray:
+    """The scene's current frame, RGBA uint8 (a copy)."""
+    return scene.renderer.get_frame()
+
+
+def written_files(scene) -> dict[str, Path]:
+    """Where Manim put the render's files: "movie", "image", "sections"."""
+    writer = scene.renderer.file_writer
+    return {"movie": Path(writer.movie_file_path), "image": Path(writer.image_file_path),
+            "sections": Path(writer.sections_output_dir)}
+
+
+def abort_encoding(scene) -> None:
+    """Stop the encoder threads of a render that failed or was interrupted.
+
+    Manim 0.22's render loop does this itself when the scene raises; this is
+    for a failure after it (writing the movie) and costs nothing when idle.
+    """
+    writer = getattr(getattr(scene, "renderer", None), "file_writer", None)
+    if writer is not None:
+        writer.abort_encode_jobs()
 
 
 class CubeCamera(ThreeDCamera):
@@ -268,8 +241,8 @@ class CubeCamera(ThreeDCamera):
             under = static[0] if static is not None and not backdrop else None
             region = self.display_blocks(backdrop, grids, self.pixel_array, under)
             if under is not None and region is not None:
-                for box in _intersections(static[2], region):
-                    _composite(self.pixel_array, box, static[1][box])
+                for box in intersections(static[2], region):
+                    composite(self.pixel_array, box, static[1][box])
         if not full:
             self._draw_rest(rest)
             return
@@ -280,9 +253,9 @@ class CubeCamera(ThreeDCamera):
         finally:
             self._forget(self.pixel_array)
             frame, self.pixel_array = self.pixel_array, frame
-        boxes = _covered_boxes(frame[..., 3])
+        boxes = covered_boxes(frame[..., 3])
         for box in boxes:
-            _composite(self.pixel_array, box, frame[box])
+            composite(self.pixel_array, box, frame[box])
         self._static = (blocks, frame, boxes)
         self._static_image = None
 
@@ -316,7 +289,7 @@ class CubeCamera(ThreeDCamera):
         from are all as in the previous frame, the layer is copied from there
         (kept from the second such frame on, so a moving scene pays no copy).
         """
-        key = (self._view_key(), _signature(backdrop), tuple(_grid_key(g) for g in grids), under is None)
+        key = (self._view_key(), signature(backdrop), tuple(grid_key(g) for g in grids), under is None)
         kept = self._blocks_layer
         if kept is not None and kept[0] is self._base and kept[1] == key:
             np.copyto(pixel_array, kept[2])
@@ -352,7 +325,7 @@ class CubeCamera(ThreeDCamera):
         or recoloring (an arrow, a highlighted word) are drawn on top of it
         every frame.
         """
-        signatures = {id(m): signature for m, signature in zip(vmobjects, _signature(vmobjects))}
+        signatures = {id(m): sig for m, sig in zip(vmobjects, signature(vmobjects))}
         before, self._overlay_signatures = self._overlay_signatures, signatures
         still = [m for m in vmobjects if before.get(id(m)) == signatures[id(m)]]
         moving = [m for m in vmobjects if before.get(id(m)) != signatures[id(m)]]
@@ -360,11 +333,11 @@ class CubeCamera(ThreeDCamera):
         cached = self._overlay_cache
         if still and (cached is None or cached[0] != key or cached[1].shape != pixel_array.shape):
             layer = self._drawn_apart(still, pixel_array)
-            self._overlay_cache = cached = (key, layer, _covered_boxes(layer[..., 3]))
+            self._overlay_cache = cached = (key, layer, covered_boxes(layer[..., 3]))
         if still:
             _, layer, boxes = cached
             for box in boxes:  # only where the layer has ink: text is a small part of a frame
-                _composite(pixel_array, box, layer[box])
+                composite(pixel_array, box, layer[box])
         if moving:
             self.display_multiple_vectorized_mobjects(moving, pixel_array)
 
@@ -385,22 +358,22 @@ class CubeCamera(ThreeDCamera):
         sprites, self._sprites = self._sprites, {}
         scale = np.array([pixel_array.shape[1] / self.frame_width, -pixel_array.shape[0] / self.frame_height])
         for key, members in labels.items():
-            signature = _signature(members)
-            self._upright_seen[key] = signature
+            look = signature(members)
+            self._upright_seen[key] = look
             center = self.fixed_orientation_mobjects[members[0]]()
             anchor = self.project_point(center)[:2] * scale  # where the label's center lands, in pixels
-            if seen.get(key) != signature:
+            if seen.get(key) != look:
                 self.display_multiple_vectorized_mobjects(members, pixel_array)
                 continue
             sprite = sprites.get(key)
-            if sprite is None or sprite[0] != signature:
+            if sprite is None or sprite[0] != look:
                 layer = self._drawn_apart(members, pixel_array)
                 rows = np.flatnonzero(layer[..., 3].any(axis=1))
                 cols = np.flatnonzero(layer[..., 3].any(axis=0))
                 if not rows.size:
                     continue
                 image = layer[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1].copy()
-                sprite = (signature, image, (rows[0], cols[0]), anchor)
+                sprite = (look, image, (rows[0], cols[0]), anchor)
             self._sprites[key] = sprite
             _, image, (top, left), drawn_at = sprite
             dx, dy = np.rint(anchor - drawn_at).astype(int)
@@ -409,7 +382,7 @@ class CubeCamera(ThreeDCamera):
             r0, c0 = max(top, 0), max(left, 0)
             r1, c1 = min(top + height, pixel_array.shape[0]), min(left + width, pixel_array.shape[1])
             if r0 < r1 and c0 < c1:
-                _composite(pixel_array, (slice(r0, r1), slice(c0, c1)),
+                composite(pixel_array, (slice(r0, r1), slice(c0, c1)),
                            image[r0 - top:r1 - top, c0 - left:c1 - left])
 
     def display_cube_grids(self, grids: list[CubeGrid], pixel_array: np.ndarray,
@@ -436,13 +409,13 @@ class CubeCamera(ThreeDCamera):
             colors = colors.tolist()
             done = 0
             for start, stop, alpha in groups:
-                _fill_quads(ctx, quads[done:start], colors[done:start])
+                fill_quads(ctx, quads[done:start], colors[done:start])
                 ctx.push_group()
-                _fill_quads(ctx, quads[start:stop], colors[start:stop])
+                fill_quads(ctx, quads[start:stop], colors[start:stop])
                 ctx.pop_group_to_source()
                 ctx.paint_with_alpha(alpha)
                 done = stop
-            _fill_quads(ctx, quads[done:], colors[done:])
+            fill_quads(ctx, quads[done:], colors[done:])
         finally:
             if collecting:
                 gc.enable()
@@ -460,45 +433,6 @@ class CubeCamera(ThreeDCamera):
         rows = slice(max(int(np.floor(row0)) - 2, 0), min(int(np.ceil(row1)) + 2, height))
         cols = slice(max(int(np.floor(col0)) - 2, 0), min(int(np.ceil(col1)) + 2, width))
         return rows, cols
-
-
-def _fill_quads(ctx: cairo.Context, quads: list, colors: list) -> None:
-    """Fill each quad (x0, y0, ..., y3) with its (blue, green, red, alpha) color, in order."""
-    move_to, line_to, close = ctx.move_to, ctx.line_to, ctx.close_path
-    set_rgba, fill = ctx.set_source_rgba, ctx.fill
-    for (x0, y0, x1, y1, x2, y2, x3, y3), (b, g, r, a) in zip(quads, colors):
-        move_to(x0, y0)
-        line_to(x1, y1)
-        line_to(x2, y2)
-        line_to(x3, y3)
-        close()
-        set_rgba(b, g, r, a)
-        fill()
-
-
-def view_angles(yaw: float, pitch: float) -> dict[str, float]:
-    """``set_camera_orientation`` angles for a camera that keeps world +y up.
-
-    ``yaw`` turns the camera to the left of the front view (radians, shows
-    the blocks' left faces), ``pitch`` raises it (shows their top faces).
-    Manim's camera angles are ZXZ Euler angles; this converts
-    ``R = Rx(pitch) . Ry(-yaw)`` into them.
-
-    >>> angles = view_angles(0.0, 0.0)
-    >>> round(angles["phi"], 6), round(np.degrees(angles["theta"]), 6), round(angles["gamma"], 6)
-    (0.0, -90.0, 0.0)
-    """
-    cy, sy, cp, sp = np.cos(-yaw), np.sin(-yaw), np.cos(pitch), np.sin(pitch)
-    ry = np.array([[cy, 0, -sy], [0, 1, 0], [sy, 0, cy]])
-    rx = np.array([[1, 0, 0], [0, cp, -sp], [0, sp, cp]])
-    r = rx @ ry
-    beta = float(np.arccos(np.clip(r[2, 2], -1.0, 1.0)))
-    if abs(np.sin(beta)) < 1e-9:
-        alpha, gamma = float(np.arctan2(r[1, 0], r[0, 0])), 0.0
-    else:
-        alpha = float(np.arctan2(r[2, 0], r[2, 1]))
-        gamma = float(np.arctan2(r[0, 2], -r[1, 2]))
-    return {"phi": -beta, "theta": -alpha - np.pi / 2, "gamma": gamma}
 
 
 class CubeRenderer(CairoRenderer):
