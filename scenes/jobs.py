@@ -119,8 +119,19 @@ def render_one(job: RenderJob) -> RenderResult:
     scene = None
     try:
         work.mkdir(parents=True)
-        scene = _build_scene(job)
-        produced = _run_scene(scene, job, work)
+        from manim import tempconfig
+
+        from .engine.manim_hooks import render_options
+
+        options = render_options(QUALITY_PRESETS[job.quality][0], job.fmt, sections=job.sections,
+                                 media_dir=work, output_file=Path(output_name(job)).stem)
+        tex_cache = Path(job.out_dir).resolve().parent / "manim" / "Tex"
+        # manim-slides writes its paths relative to the working directory
+        place = _inside(work) if job.slides else contextlib.nullcontext()
+        with tempconfig(options), place, _tex_cache(tex_cache, work / "Tex"):
+            scene = _build_scene(job)  # Manim reads its output settings when a scene is made
+            scene.render()
+        produced = _produced(scene, job, options["format"])
         final = _publish(scene, job, produced, work)
         return RenderResult(job, final, time.perf_counter() - start)
     except KeyboardInterrupt:
@@ -136,34 +147,25 @@ def render_one(job: RenderJob) -> RenderResult:
 def _build_scene(job: RenderJob):
     """The stage's scene object, or its manim-slides twin, with the job's options."""
     from .base import stage_registry
+    from .engine.manim_hooks import slide_class
 
     stage = stage_registry()[job.number]
     kwargs = {"attention_config": job.config, "look": job.look}
     if job.slides:
-        return _as_slide(stage)(output_folder=Path(SLIDES_FOLDER), **kwargs)
+        return slide_class(stage)(output_folder=Path(SLIDES_FOLDER), **kwargs)
     return stage(**kwargs)
 
 
-def _run_scene(scene, job: RenderJob, work: Path) -> Path:
-    """Render inside the job's tempconfig; the file Manim wrote (mp4, gif or png)."""
-    from manim import tempconfig
+def _produced(scene, job: RenderJob, manim_format: str) -> Path:
+    """The file the job asked for, from what Manim wrote (mp4, gif or png)."""
+    from .engine.manim_hooks import written_files
 
-    from .engine.manim_hooks import render_options, written_files
-
-    options = render_options(QUALITY_PRESETS[job.quality][0], job.fmt, sections=job.sections, media_dir=work,
-                             output_file=Path(output_name(job)).stem)
-    tex_cache = Path(job.out_dir).resolve().parent / "manim" / "Tex"
-    # manim-slides writes its paths relative to the working directory
-    place = _inside(work) if job.slides else contextlib.nullcontext()
-    with tempconfig(options), place, _tex_cache(tex_cache, work / "Tex"):
-        scene.render()
     files = written_files(scene)
-    if options["format"] == "png":
+    if manim_format == "png":
         return files["image"]
-    movie = files["movie"]
     if job.fmt == "gif":
-        return movie.with_suffix(".gif")
-    return _last_frame_png(movie) if job.fmt == "png" else movie
+        return files["movie"].with_suffix(".gif")
+    return _last_frame_png(files["movie"]) if job.fmt == "png" else files["movie"]
 
 
 def _publish(scene, job: RenderJob, produced: Path, work: Path) -> Path:
@@ -203,20 +205,6 @@ def _describe(error: BaseException) -> str:
     if last:
         message += f" (at {Path(last[0].filename).name}:{last[0].lineno})"
     return message
-
-
-def _as_slide(stage):
-    """The stage as a manim-slides ``ThreeDSlide``: each step is a slide.
-
-    Going back shows a slide from its start (no reversed clips: half the work).
-    """
-    import logging
-
-    from manim_slides import ThreeDSlide
-
-    logging.getLogger("manim-slides").setLevel(logging.ERROR)
-    return type(stage.__name__, (stage, ThreeDSlide),
-                {"__module__": stage.__module__, "skip_reversing": True})
 
 
 @contextlib.contextmanager

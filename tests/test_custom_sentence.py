@@ -1,9 +1,8 @@
 """Render options reach the scenes: your own sentence and sizes, the paper
 variant, and the view panel (axes, floor, captions)."""
 
-import numpy as np
 import pytest
-from manim import Text, tempconfig
+from manim import Text
 
 from golden import render_still
 

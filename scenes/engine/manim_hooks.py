@@ -28,7 +28,7 @@ from typing import Any
 
 import cairo
 import numpy as np
-from manim import ThreeDCamera, VMobject, config
+from manim import ThreeDCamera, ThreeDScene, VMobject, config
 from manim.camera.camera import Camera
 from manim.renderer.cairo_renderer import CairoRenderer
 
@@ -40,7 +40,8 @@ from .drawing import (
 
 __all__ = [
     "CubeCamera", "CubeRenderer", "Hook", "MANIM_HOOKS", "X264_OPTIONS",
-    "abort_encoding", "frame_of", "render_options", "scene_time", "written_files", "writes_movie",
+    "abort_encoding", "frame_of", "render_options", "scene_time", "slide_class", "written_files",
+    "writes_movie",
 ]
 
 # x264's default preset (medium) costs about 2x the CPU per 1080p frame of
@@ -108,7 +109,44 @@ MANIM_HOOKS: tuple[Hook, ...] = (
     Hook("config", "save_sections", "config", "one clip per next_section()"),
     Hook("config", "video_encoder_options", "config", "options of the segment encoder (x264 preset)"),
     Hook("config", "max_inflight_encoders", "config", "plays encoded while the next one draws"),
+    Hook("config", "max_files_cached", "config", "-1 keeps every clip (manim-slides needs them all)"),
+    Hook("manim_slides.slide.base.BaseSlide", "__init__", "call",
+         "sets up a slide deck's state without Slide.__init__'s write_to_movie (gone in Manim 0.21)"),
+    Hook("manim_slides.slide.base.BaseSlide", "_save_slides", "call",
+         "writes the slides' clips and JSON after the render"),
 )
+
+
+def slide_class(stage: type) -> type:
+    """The stage as a manim-slides ``ThreeDSlide``: each step is a slide.
+
+    manim-slides 5.7 sets two config keys the way Manim 0.20 took them
+    (``write_to_movie``, gone; ``max_files_cached = inf``, now an int with -1
+    for no limit); this twin does the same set-up and saving without them.
+    Going back shows a slide from its start (no reversed clips: half the work).
+    """
+    import logging
+
+    from manim_slides import ThreeDSlide
+    from manim_slides.slide.base import BaseSlide
+
+    logging.getLogger("manim-slides").setLevel(logging.ERROR)
+
+    def render(self, *args, **kwargs):
+        limit = config["max_files_cached"]
+        config["max_files_cached"] = -1
+        try:
+            ThreeDScene.render(self, *args, **kwargs)
+        finally:
+            config["max_files_cached"] = limit
+        self._save_slides(use_cache=False, flush_cache=False, skip_reversing=True)
+
+    class _Slide(ThreeDSlide):
+        def __init__(self, *args, **kwargs):
+            BaseSlide.__init__(self, *args, **kwargs)
+
+    return type(stage.__name__, (stage, _Slide),
+                {"__module__": stage.__module__, "skip_reversing": True, "render": render})
 
 
 def render_options(quality: str, fmt: str, *, sections: bool, media_dir: Path, output_file: str) -> dict:
@@ -149,10 +187,17 @@ def frame_of(scene) -> np.ndarray:
 
 
 def written_files(scene) -> dict[str, Path]:
-    """Where Manim put the render's files: "movie", "image", "sections"."""
+    """Where Manim put the render's files, of "movie", "image" and "sections"
+    those the render's format has (Manim raises for the others)."""
     writer = scene.renderer.file_writer
-    return {"movie": Path(writer.movie_file_path), "image": Path(writer.image_file_path),
-            "sections": Path(writer.sections_output_dir)}
+    files = {}
+    for key, attribute in (("movie", "movie_file_path"), ("image", "image_file_path"),
+                           ("sections", "sections_output_dir")):
+        try:
+            files[key] = Path(getattr(writer, attribute))
+        except (AttributeError, ValueError):
+            continue
+    return files
 
 
 def abort_encoding(scene) -> None:
