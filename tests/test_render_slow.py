@@ -1,10 +1,7 @@
 """Real renders through the command line (slow; run in CI)."""
 
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import av
@@ -92,23 +89,6 @@ def test_sections_and_subtitles(tmp_path):
     for sub in subtitles:
         assert 0 <= sub.start.total_seconds() < sub.end.total_seconds() <= duration + 1 / fps
         assert sub.content
-
-
-def test_interrupt_leaves_no_partial_video(tmp_path):
-    out = tmp_path / "videos"
-    process = subprocess.Popen(
-        [sys.executable, "render.py", "render", "3", "--jobs", "1", "--out-dir", str(out)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    # interrupt once Manim is writing the movie's pieces, mid-render
-    deadline = time.monotonic() + 300
-    while not list(out.glob(".work-*/**/partial_movie_files/**/*.mp4")):
-        assert process.poll() is None and time.monotonic() < deadline, "render never started"
-        time.sleep(0.2)
-    os.killpg(process.pid, signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=120)
-    assert process.returncode != 0
-    assert not (out / "03_omega.mp4").exists()
-    assert [p.name for p in out.iterdir()] == []
 
 
 def test_two_renders_at_once_share_the_tex_cache(tmp_path):
