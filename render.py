@@ -68,8 +68,9 @@ def config_options(func):
     """
 
     @functools.wraps(func)
-    def with_config(*args, sentence, d_model, heads, seed, variant, **kwargs):
-        return func(*args, config=build_config(sentence, d_model, heads, seed, variant), **kwargs)
+    def with_config(*args, sentence, d_model, heads, seed, variant, mask, weights, **kwargs):
+        config = build_config(sentence, d_model, heads, seed, variant, mask, weights)
+        return func(*args, config=config, **kwargs)
 
     options = [
         click.option("--sentence", default=None, metavar="TEXT",
@@ -83,19 +84,29 @@ def config_options(func):
                      help="Multi-head attention (stages 13 on): the blog's (full-size heads, "
                           "Linear(h*d_v, d_v)) or the paper's (d split across heads, W_O; "
                           "as torch.nn.MultiheadAttention)."),
+        click.option("--mask", type=click.Choice(["none", "causal"]), default="none", show_default=True,
+                     help="causal: a decoder's (GPT's) attention, token i sees only tokens j <= i; "
+                          "every softmax first sets later scores to -inf."),
+        click.option("--weights", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     metavar="FILE.npz",
+                     help="Your own numbers: an .npz with any of the export's leaf keys "
+                          "(s02_embedding_table or s02_embedded_sentence, s06_U_*, s13_multihead_U_*, "
+                          "s21_linear_weight, s21_linear_bias) in this configuration's shapes."),
     ]
     for option in reversed(options):
         with_config = option(with_config)
     return with_config
 
 
-def build_config(sentence, d_model, heads, seed, variant="blog"):
+def build_config(sentence, d_model, heads, seed, variant="blog", mask="none", weights=None):
     """An AttentionConfig from CLI values; None keeps the default."""
-    from tensors import AttentionConfig, ConfigError
+    from tensors import AttentionConfig, ConfigError, load_weights
 
     kwargs = {k: v for k, v in (("d", d_model), ("heads", heads), ("seed", seed)) if v is not None}
-    kwargs["variant"] = variant
+    kwargs.update(variant=variant, mask=mask)
     try:
+        if weights is not None:
+            kwargs["weights"] = load_weights(weights)
         if sentence is not None:
             return AttentionConfig.from_text(sentence, **kwargs)
         return AttentionConfig(**kwargs)
@@ -173,6 +184,7 @@ def tensors_command(out, fmt, config):
         click.echo(f"# {config.describe()}")
         for name, array in arrays.items():
             shape = "x".join(map(str, array.shape))
+            array = array.astype(int) if array.dtype == bool else array
             click.echo(f"{name:<34} {shape:>9}  min {array.min():>10.4g}  max {array.max():>10.4g}"
                        f"  {' × '.join(trace.axes(name))}")
         return

@@ -10,18 +10,24 @@ Examples
 (8, 162)
 """
 
-from .config import LIMITS, AttentionConfig, ConfigError
+from .config import LIMITS, MASKS, AttentionConfig, ConfigError
 from .derive import matmul_products, softmax_steps
-from .trace import STAGE_KEYS, Trace, axis_names, compute_trace
+from .trace import MASK_KEY, STAGE_KEYS, Trace, axis_names, compute_trace
+from .weights import LEAF_KEYS, Weights, load_weights
 
 __all__ = [
     "AttentionConfig",
     "ConfigError",
+    "LEAF_KEYS",
     "LIMITS",
+    "MASKS",
+    "MASK_KEY",
     "STAGE_KEYS",
+    "Weights",
     "Trace",
     "axis_names",
     "compute_trace",
+    "load_weights",
     "matmul_products",
     "softmax_steps",
 ]

@@ -24,8 +24,12 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-__all__ = ["AttentionConfig", "ConfigError", "DEFAULT_SENTENCE", "LIMITS", "VARIANTS"]
+if TYPE_CHECKING:
+    from .weights import Weights
+
+__all__ = ["AttentionConfig", "ConfigError", "DEFAULT_SENTENCE", "LIMITS", "MASKS", "VARIANTS"]
 
 DEFAULT_SENTENCE = ("can", "you", "help", "me", "to", "translate", "this", "sentence")
 
@@ -37,6 +41,10 @@ DEFAULT_VOCAB_SIZE = 10
 # the blog gives every head a full-size projection (9 heads); the paper splits
 # d = 16 across 4 heads of 4.
 VARIANTS = {"blog": 9, "paper": 4}
+
+# Which scores a token may attend to: all ("none", the blog's encoder
+# self-attention) or only its own and earlier ones ("causal", a GPT decoder).
+MASKS = ("none", "causal")
 
 # What a scene can still draw legibly at 480p; one place for every bound.
 LIMITS = {
@@ -83,6 +91,12 @@ class AttentionConfig:
     variant
         ``"blog"`` (the default) or ``"paper"``: how stages 13-21 do
         multi-head attention (see the module docstring).
+    mask
+        ``"none"`` (the default) or ``"causal"``: every softmax first sets the
+        scores of later tokens (above the diagonal) to -inf.
+    weights
+        Your own leaves (:class:`~.weights.Weights`, by export key); the rest
+        keeps its seeded values. Checked against this configuration's shapes.
     """
 
     sentence: tuple[str, ...] = DEFAULT_SENTENCE
@@ -91,6 +105,8 @@ class AttentionConfig:
     heads: int | None = None
     seed: int = 123
     variant: str = "blog"
+    mask: str = "none"
+    weights: "Weights | None" = None
 
     def __post_init__(self) -> None:
         sentence = tuple(str(w) for w in self.sentence)
@@ -128,6 +144,34 @@ class AttentionConfig:
             )
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ConfigError(f"seed must be a whole number >= 0, got {self.seed!r}")
+        if self.mask not in MASKS:
+            raise ConfigError(f"mask must be one of {', '.join(MASKS)}, got {self.mask!r}")
+        if self.weights is not None:
+            from .trace import STAGE_KEYS
+            from .weights import check_weights
+
+            known = {k for keys in STAGE_KEYS.values() for k in keys}
+            check_weights(self.weights, self.leaf_shapes(), known, self.token_ids)
+
+    def leaf_shapes(self) -> dict[str, tuple[int, ...]]:
+        """The shapes of the tensors the computation starts from (settable with weights).
+
+        >>> AttentionConfig().leaf_shapes()["s21_linear_weight"]
+        (18, 162)
+        """
+        d, h, T = self.d, self.heads, self.tokens
+        return {
+            "s02_embedding_table": (self.vocab_size, d),
+            "s02_embedded_sentence": (T, d),
+            "s06_U_query": (self.d_k, d),
+            "s06_U_key": (self.d_k, d),
+            "s06_U_value": (self.d_v, d),
+            "s13_multihead_U_query": (h, self.head_k, d),
+            "s13_multihead_U_key": (h, self.head_k, d),
+            "s13_multihead_U_value": (h, self.head_v, d),
+            "s21_linear_weight": (self.d_out, h * self.head_v),
+            "s21_linear_bias": (self.d_out,),
+        }
 
     @classmethod
     def from_text(cls, text: str, **kwargs) -> "AttentionConfig":
@@ -181,7 +225,9 @@ class AttentionConfig:
         heads = f"h={self.heads}"
         if self.variant == "paper":
             heads += f" of d/h={self.head_k} (paper)"
+        extra = "".join([" · causal mask" if self.mask == "causal" else "",
+                         f" · own {', '.join(self.weights)}" if self.weights else ""])
         return (
             f'"{" ".join(self.sentence)}" · vocab {self.vocab_size} · d={self.d} '
-            f"d_k={self.d_k} d_v={self.d_v} · {heads} · seed {self.seed}"
+            f"d_k={self.d_k} d_v={self.d_v} · {heads} · seed {self.seed}{extra}"
         )

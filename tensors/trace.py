@@ -14,6 +14,13 @@ Two slips of the blog are *not* copied: the stage-14 queries after
 stage 19 permutes the values to ``[h, T, d_v]`` before the batched matmul, as
 the notebook does (the blog's line would not run).
 
+With ``mask="causal"`` every softmax (stages 4, 11, 18) first fills the
+scores above the diagonal with -inf (``masked_fill(mask, float('-inf'))``),
+so token i attends only to tokens j <= i; the mask is exported as
+``s04_causal_mask`` (True where a score is masked). With ``weights`` the
+leaves given replace the seeded ones right where the notebook draws them, so
+the random stream of the others is unchanged.
+
 With ``variant="paper"`` stages 13-21 follow the paper (and
 ``torch.nn.MultiheadAttention`` with zero input biases): the per-head
 projections are ``[h, d/h, d]`` -- the row blocks of one ``d x d`` matrix
@@ -42,7 +49,9 @@ import torch.nn.functional as F
 
 from .config import AttentionConfig
 
-__all__ = ["Trace", "compute_trace", "STAGE_KEYS", "axis_names"]
+__all__ = ["Trace", "compute_trace", "STAGE_KEYS", "MASK_KEY", "axis_names"]
+
+MASK_KEY = "s04_causal_mask"  # exported with the mask: True where token j comes after token i
 
 # Stage number -> the keys ``render.py tensors`` exports for it (shared/STAGES.md).
 STAGE_KEYS: dict[int, tuple[str, ...]] = {
@@ -87,6 +96,8 @@ def axis_names(variant: str = "blog") -> dict[str, tuple[str, ...]]:
         "s02_embedding_table": ("vocabulary", d),
         "s02_embedded_sentence": (T, d),
         "s03_omega": (T, T),
+        MASK_KEY: (T, T),
+        "s04_masked_omega": (T, T),
         "s04_attention_weights": (T, T),
         "s05_context_vectors": (T, d),
         "s06_U_query": (d_k, d),
@@ -100,6 +111,7 @@ def axis_names(variant: str = "blog") -> dict[str, tuple[str, ...]]:
         "s09_values": (T, d_v),
         "s10_omegas": (T, T),
         "s11_scaled_omegas": (T, T),
+        "s11_masked_scaled_omegas": (T, T),
         "s11_attention_weights": (T, T),
         "s12_context_vectors": (T, d_v),
         "s13_multihead_U_query": (H, head_k, d),
@@ -112,6 +124,7 @@ def axis_names(variant: str = "blog") -> dict[str, tuple[str, ...]]:
         "s16_multihead_values": (H, head_v, T),
         "s17_multihead_omegas": (H, T, T),
         "s18_multihead_scaled_omegas": (H, T, T),
+        "s18_multihead_masked_scaled_omegas": (H, T, T),
         "s18_multihead_attention_weights": (H, T, T),
         "s19_multihead_values_permuted": (H, T, head_v),
         "s19_multihead_context_vectors": (H, T, head_v),
@@ -152,12 +165,20 @@ class Trace(Mapping):
 
     @staticmethod
     def stage_keys() -> tuple[str, ...]:
-        """The exported keys, in stage order."""
+        """The exported keys of every configuration, in stage order."""
         return tuple(k for keys in STAGE_KEYS.values() for k in keys)
+
+    def export_keys(self) -> tuple[str, ...]:
+        """The exported keys of this configuration: with a causal mask, the mask
+        follows stage 4's weights."""
+        keys = list(self.stage_keys())
+        if self.config.mask == "causal":
+            keys.insert(keys.index("s04_attention_weights") + 1, MASK_KEY)
+        return tuple(keys)
 
     def export(self) -> dict[str, np.ndarray]:
         """The stage tensors under their export names (shared/STAGES.md)."""
-        return {k: self._arrays[k] for k in self.stage_keys()}
+        return {k: self._arrays[k] for k in self.export_keys()}
 
 
 def _frozen(t: torch.Tensor) -> np.ndarray:
@@ -175,6 +196,14 @@ def compute_trace(config: AttentionConfig) -> Trace:
     """
     d, d_k, d_v, h = config.d, config.d_k, config.d_v, config.heads
     head_k, head_v = config.head_k, config.head_v
+    own = {k: torch.from_numpy(np.array(v)) for k, v in (config.weights or {}).items()}
+    causal = config.mask == "causal"
+    # True above the diagonal: the scores of tokens that come later
+    mask = torch.triu(torch.ones(config.tokens, config.tokens, dtype=torch.bool), diagonal=1)
+
+    def masked(scores: torch.Tensor) -> torch.Tensor:
+        return scores.masked_fill(mask, float("-inf")) if causal else scores
+
     out: dict[str, torch.Tensor] = {}
     with torch.no_grad():
         sentence = torch.tensor(config.token_ids, dtype=torch.long)
@@ -183,13 +212,19 @@ def compute_trace(config: AttentionConfig) -> Trace:
         # Basic self-attention
         torch.manual_seed(config.seed)
         embed = torch.nn.Embedding(config.vocab_size, d)
+        if "s02_embedding_table" in own:
+            embed.weight.copy_(own["s02_embedding_table"])
+        if "s02_embedded_sentence" in own:  # the table's rows of the sentence's words
+            embed.weight[sentence] = own["s02_embedded_sentence"]
         embedded_sentence = embed(sentence).detach()
         out["s02_embedding_table"] = embed.weight
         out["s02_embedded_sentence"] = embedded_sentence
 
         omega = embedded_sentence.matmul(embedded_sentence.T)
         out["s03_omega"] = omega
-        attention_weights = F.softmax(omega, dim=1)
+        out[MASK_KEY] = mask
+        out["s04_masked_omega"] = masked(omega)
+        attention_weights = F.softmax(masked(omega), dim=1)
         out["s04_attention_weights"] = attention_weights
         out["s05_context_vectors"] = torch.matmul(attention_weights, embedded_sentence)
 
@@ -198,6 +233,8 @@ def compute_trace(config: AttentionConfig) -> Trace:
         U_query = torch.rand(d_k, d)
         U_key = torch.rand(d_k, d)
         U_value = torch.rand(d_v, d)
+        U_query, U_key, U_value = (own.get(f"s06_U_{n}", u) for n, u in
+                                   (("query", U_query), ("key", U_key), ("value", U_value)))
         out["s06_U_query"], out["s06_U_key"], out["s06_U_value"] = U_query, U_key, U_value
 
         queries = U_query.matmul(embedded_sentence.T).T
@@ -213,7 +250,8 @@ def compute_trace(config: AttentionConfig) -> Trace:
         omegas = queries.matmul(keys.T)
         out["s10_omegas"] = omegas
         out["s11_scaled_omegas"] = omegas / d_k**0.5
-        attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)
+        out["s11_masked_scaled_omegas"] = masked(omegas / d_k**0.5)
+        attention_weights = F.softmax(masked(omegas / d_k**0.5), dim=-1)
         out["s11_attention_weights"] = attention_weights
         out["s12_context_vectors"] = attention_weights.matmul(values)
 
@@ -224,6 +262,9 @@ def compute_trace(config: AttentionConfig) -> Trace:
         multihead_U_query = torch.rand(h, head_k, d)
         multihead_U_key = torch.rand(h, head_k, d)
         multihead_U_value = torch.rand(h, head_v, d)
+        multihead_U_query, multihead_U_key, multihead_U_value = (
+            own.get(f"s13_multihead_U_{n}", u) for n, u in
+            (("query", multihead_U_query), ("key", multihead_U_key), ("value", multihead_U_value)))
         out["s13_multihead_U_query"] = multihead_U_query
         out["s13_multihead_U_key"] = multihead_U_key
         out["s13_multihead_U_value"] = multihead_U_value
@@ -244,7 +285,8 @@ def compute_trace(config: AttentionConfig) -> Trace:
         multihead_omegas = multihead_queries.matmul(multihead_keys.swapaxes(1, 2))
         out["s17_multihead_omegas"] = multihead_omegas
         out["s18_multihead_scaled_omegas"] = multihead_omegas / head_k**0.5
-        multihead_attention_weights = F.softmax(multihead_omegas / head_k**0.5, dim=-1)
+        out["s18_multihead_masked_scaled_omegas"] = masked(multihead_omegas / head_k**0.5)
+        multihead_attention_weights = F.softmax(masked(multihead_omegas / head_k**0.5), dim=-1)
         out["s18_multihead_attention_weights"] = multihead_attention_weights
 
         multihead_values = multihead_values.permute(0, 2, 1)
@@ -258,6 +300,11 @@ def compute_trace(config: AttentionConfig) -> Trace:
         out["s20_multihead_flattened"] = multihead_flattened
 
         linear = torch.nn.Linear(h * head_v, config.d_out)
+        if "s21_linear_weight" in own:
+            linear.weight.copy_(own["s21_linear_weight"])
+            linear.bias.zero_()  # a given weight without its bias: no bias
+        if "s21_linear_bias" in own:
+            linear.bias.copy_(own["s21_linear_bias"])
         out["s21_linear_weight"] = linear.weight
         out["s21_linear_bias"] = linear.bias
         out["s21_before_bias"] = multihead_flattened.matmul(linear.weight.T)
