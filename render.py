@@ -13,10 +13,14 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib
 import json
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -69,6 +73,8 @@ def config_options(func):
 
     @functools.wraps(func)
     def with_config(*args, sentence, d_model, heads, seed, variant, mask, weights, **kwargs):
+        with interrupt_deferred():
+            importlib.import_module("tensors")  # torch
         config = build_config(sentence, d_model, heads, seed, variant, mask, weights)
         return func(*args, config=config, **kwargs)
 
@@ -96,6 +102,27 @@ def config_options(func):
     for option in reversed(options):
         with_config = option(with_config)
     return with_config
+
+
+@contextlib.contextmanager
+def interrupt_deferred():
+    """Hold Ctrl-C back until the block ends, then raise it.
+
+    For the heavy imports (torch, Manim): an interrupt landing inside a C
+    extension's start-up can abort the interpreter (seen once on Python 3.13)
+    instead of unwinding; the imports take a second or two.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def build_config(sentence, d_model, heads, seed, variant="blog", mask="none", weights=None):
@@ -144,8 +171,6 @@ class OneLineErrorGroup(click.Group):
 def _exit_now_if_threads_linger(code: int) -> None:
     """After Ctrl-C, leave at once even if a library thread would keep the
     process waiting at exit (an encoder thread interrupted mid-frame)."""
-    import threading
-
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         sys.stdout.flush()
         sys.stderr.flush()
@@ -271,6 +296,9 @@ def _render(numbers, quality, fmt, out_dir, config, jobs, look=None, **options):
     """Render the scenes in parallel, progress on stderr; results in stage order."""
     from scenes.components.palette import LOOK
     from scenes.jobs import RenderJob, render_many
+
+    with interrupt_deferred():
+        importlib.import_module("scenes.base")  # Manim and the stages
 
     _ready_folder(out_dir)
     batch = [RenderJob(n, quality, fmt, out_dir, config, look or LOOK, **options) for n in numbers]

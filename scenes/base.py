@@ -32,7 +32,7 @@ from typing import ClassVar
 import numpy as np
 from manim import (
     DOWN, LEFT, RIGHT, UL, UP, UR, Group, ManimColor, Mobject,
-    ThreeDScene, VGroup,
+    ThreeDScene, VGroup, config,
 )
 
 from tensors import AttentionConfig, compute_trace
@@ -44,15 +44,21 @@ from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
 from .components.labels import code_box, formula, note_text, tensor_label, title_text
+from .components.layout import StageArea
 from .components.palette import LOOK, Look
 
 __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
 
 FRAME_MARGIN = 0.3
 COLORBAR_X = 6.35
+COLORBAR_ROOM = 0.95  # from the bar's center to the left edge of its numbers and title
+CAPTION_DROP = 0.62  # the caption line sits this far below the title's top
+CAPTION_ROOM = 0.5  # the height one caption line takes
+AREA_GAP = 0.12  # between the stage area and the furniture around it
 CLOSING_HOLD = 2.5
 TITLE_FORMULA_GAP = 0.4
 PAPER_FROM_STAGE = 13  # the variants differ from the multi-head part on
+MASK_LINE = "mask = torch.triu(torch.ones({tokens}, {tokens}, dtype=torch.bool), diagonal=1)"
 class StageRegistryError(RuntimeError):
     """The stage numbers are not 1..N, unique and contiguous."""
 
@@ -68,6 +74,10 @@ class StageScene(ThreeDScene):
     paper_title: ClassVar[str] = ""  # what the paper variant shows instead, where it differs
     paper_code: ClassVar[str] = ""
     formula_tex: ClassVar[str | None] = None
+    # True where the stage's numbers follow from the attention weights, so a
+    # causal mask changes them (its title says so)
+    follows_mask: ClassVar[bool] = False
+    mask_code: ClassVar[str] = ""  # the code line with the causal mask, where the stage applies it
     view: ClassVar[tuple[float, float]] = (0.0, 0.0)  # yaw, pitch in radians
 
     _registry: ClassVar[dict[int, type["StageScene"]]] = {}
@@ -157,16 +167,28 @@ class StageScene(ThreeDScene):
         title.to_corner(UL, buff=FRAME_MARGIN)
         code = code_box(self.code_text(self.cfg), self.theme)
         code.to_edge(DOWN, buff=0.2)
+        self._code_box, self._formula = code, None
         parts = [title, code]
         if self.formula_tex:
             tex = formula(self.formula_tex, self.theme).to_corner(UR, buff=FRAME_MARGIN)
             tex.shift(0.9 * LEFT)
             parts.append(tex)
+            self._formula = tex
             room = tex.get_left()[0] - TITLE_FORMULA_GAP - title.get_left()[0]
             if title.width > room:  # a long title (own sizes, paper variant) gives way
                 title.scale_to_fit_width(room, about_edge=LEFT)
         self.fixed(*parts)
         return Group(*parts)
+
+    def stage_area(self) -> StageArea:
+        """Where blocks may go: below the caption line, above the code panel,
+        left of the color bar, inside the frame margin (frame units)."""
+        half_w, half_h = config.frame_width / 2, config.frame_height / 2
+        top = half_h - FRAME_MARGIN - CAPTION_DROP - CAPTION_ROOM
+        code = getattr(self, "_code_box", None)
+        bottom = (code.get_top()[1] if code is not None else -half_h + FRAME_MARGIN) + AREA_GAP
+        return StageArea(left=-half_w + FRAME_MARGIN, right=COLORBAR_X - COLORBAR_ROOM - AREA_GAP,
+                         bottom=bottom, top=top)
 
     @classmethod
     def paper(cls, config: AttentionConfig | None = None) -> bool:
@@ -183,16 +205,25 @@ class StageScene(ThreeDScene):
                     concat=cfg.heads * cfg.head_v, d_out=cfg.d_out, tokens=cfg.tokens)
 
     @classmethod
+    def causal(cls, config: AttentionConfig | None = None) -> bool:
+        """True when a causal mask changes this stage's numbers."""
+        return (config or AttentionConfig()).mask == "causal" and cls.follows_mask
+
+    @classmethod
     def title_text(cls, config: AttentionConfig | None = None) -> str:
-        """The title with this configuration's sizes; marked in the paper variant."""
+        """The title with this configuration's sizes; marked in the paper variant
+        and where a causal mask changes the stage."""
         paper = cls.paper(config)
         title = (cls.paper_title if paper and cls.paper_title else cls.title).format(**cls.sizes(config))
-        return f"{title} (paper)" if paper else title
+        marks = [m for m, on in (("paper", paper), ("causal", cls.causal(config))) if on]
+        return f"{title} ({', '.join(marks)})" if marks else title
 
     @classmethod
     def code_text(cls, config: AttentionConfig | None = None) -> str:
         """The stage's PyTorch line with this configuration's sizes filled in."""
         code = cls.paper_code if cls.paper(config) and cls.paper_code else cls.code
+        if cls.causal(config) and cls.mask_code:
+            code = MASK_LINE + "\n" + cls.mask_code
         return code.format(**cls.sizes(config))
 
     def fixed(self, *mobjects: Mobject) -> Mobject:
@@ -223,7 +254,7 @@ class StageScene(ThreeDScene):
         """A plain-words caption pinned under the title (not yet shown)."""
         mob = note_text(text, self.theme, font_size=font_size, color=color)
         if position is None:
-            mob.to_corner(UL, buff=FRAME_MARGIN).shift(0.62 * DOWN)
+            mob.to_corner(UL, buff=FRAME_MARGIN).shift(CAPTION_DROP * DOWN)
         else:
             mob.move_to(position)
         self.fixed(mob)
@@ -240,6 +271,7 @@ class StageScene(ThreeDScene):
             self.wait(run_time)
             return None
         new = self.note(text, **kwargs)
+        self._fit_caption(new, text)
         new.is_caption = True
         old = getattr(self, "_caption", None)
         if old is not None:
@@ -248,6 +280,29 @@ class StageScene(ThreeDScene):
             self.play(appear(new), run_time=run_time)
         self._caption = new
         return new
+
+    def _fit_caption(self, caption: Mobject, text: str) -> None:
+        """Keep a caption on its line: clear of the formula at the top right and
+        the frame's edge, shrunk (never below 80 %) and else wrapped in two."""
+        right = config.frame_width / 2 - FRAME_MARGIN
+        formula_box = getattr(self, "_formula", None)
+        if formula_box is not None and formula_box.get_bottom()[1] < caption.get_top()[1]:
+            right = formula_box.get_left()[0] - TITLE_FORMULA_GAP
+        room = right - caption.get_left()[0]
+        if caption.width <= room:
+            return
+        if caption.width * 0.8 <= room:
+            caption.scale_to_fit_width(room, about_edge=UL)
+            return
+        words = text.split(" ")
+        if len(words) > 1:
+            half = len(words) // 2
+            wrapped = note_text(" ".join(words[:half]) + "\n" + " ".join(words[half:]), self.theme,
+                                font_size=caption.font_size, color=caption.color)
+            wrapped.move_to(caption, aligned_edge=UL)
+            caption.become(wrapped)
+        if caption.width > room:
+            caption.scale_to_fit_width(room, about_edge=UL)
 
     # -- tensors on screen ------------------------------------------------------
     def grid(self, values, value_range=None, **kwargs) -> CubeGrid:

@@ -369,11 +369,23 @@ def _render_in_workers(jobs: list[RenderJob], workers: int, done) -> None:
                 done(payload)
                 left -= 1
     finally:
-        _stop(processes, jobs)
+        _stop(processes, jobs, finished=not left)
+        for channel in (tasks, messages):
+            channel.close()
+            channel.join_thread()
 
 
-def _stop(processes, jobs: list[RenderJob]) -> None:
-    """End the workers (at once if still busy) and remove their working folders."""
+def _stop(processes, jobs: list[RenderJob], finished: bool) -> None:
+    """End the workers and remove their working folders.
+
+    After a finished run they are leaving on their own and get the time to
+    clean up (a worker stopped mid-exit leaks its semaphores); after Ctrl-C
+    or a fault they are stopped at once.
+    """
+    deadline = time.monotonic() + STOP_GRACE
+    if finished:
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
     for process in processes:
         if process.is_alive():
             process.terminate()

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 from manim import Mobject
 
-from .palette import value_colors
+from .palette import MASKED_RGB, value_colors
 
 __all__ = ["CubeGrid", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES", "FACE_LAYERS"]
 
@@ -35,6 +35,14 @@ CUBE_GAP = 0.045
 
 # Corner k of a unit cube: bit 0 -> +x, bit 1 -> +y, bit 2 -> +z.
 CORNERS = np.array([[(k >> 0) & 1, (k >> 1) & 1, (k >> 2) & 1] for k in range(8)], float) - 0.5
+
+
+def _finite_range(array: np.ndarray) -> tuple[float, float]:
+    """Min and max of the finite values (a masked score is -inf)."""
+    finite = array[np.isfinite(array)]
+    if not finite.size:
+        return (0.0, 0.0)
+    return float(finite.min()), float(finite.max())
 
 
 def _outward_faces() -> np.ndarray:
@@ -126,13 +134,15 @@ class CubeGrid(Mobject):
         self.dims = _block_dims(dims, array.ndim, vector)
         self.source_shape = array.shape
         self.value_range = (
-            (float(array.min()), float(array.max())) if value_range is None
+            _finite_range(array) if value_range is None
             else (float(value_range[0]), float(value_range[1]))
         )
         self.cube_size = float(cube_size)
         self.gap = float(gap)
         self.cube_rgb = value_colors(self.values.reshape(-1), self.value_range)
         self.cube_opacity = np.ones(self.values.size)
+        # cells masked out (a causal mask's -inf): drawn dark whatever their value
+        self.cube_masked = np.zeros(self.values.size, dtype=bool)
         super().__init__(**kwargs)
 
     # -- construction -------------------------------------------------------
@@ -281,6 +291,7 @@ class CubeGrid(Mobject):
         part.points = self.cube_corners()[ids].reshape(-1, 3).copy()
         part.cube_rgb = self.cube_rgb[ids].copy()
         part.cube_opacity = self.cube_opacity[ids].copy()
+        part.cube_masked = self.cube_masked[ids].copy()
         return part
 
     def split(self, axis: int = 0) -> list["CubeGrid"]:
@@ -321,6 +332,16 @@ class CubeGrid(Mobject):
             raise ValueError(f"paint needs {ids.size} values, got {flat.size}")
         self.values.reshape(-1)[ids] = flat
         self.cube_rgb[ids] = value_colors(flat, value_range)
+        return self._darken_masked()
+
+    def mask(self, index) -> "CubeGrid":
+        """Mask the cells at ``index`` out (use with ``.animate``): they turn dark
+        and stay dark through later recolors, as a -inf score does in a softmax."""
+        self.cube_masked[self.cell_ids(index)] = True
+        return self._darken_masked()
+
+    def _darken_masked(self) -> "CubeGrid":
+        self.cube_rgb[self.cube_masked] = MASKED_RGB
         return self
 
     def align_cell(self, cell: tuple[int, int, int], point) -> "CubeGrid":
@@ -333,11 +354,9 @@ class CubeGrid(Mobject):
         if array.size != self.cell_count:
             raise ValueError(f"recolor needs {self.cell_count} values, got {array.size}")
         self.values = array.reshape(self.grid_shape)
-        self.value_range = (
-            (float(array.min()), float(array.max())) if value_range is None else value_range
-        )
+        self.value_range = _finite_range(array) if value_range is None else value_range
         self.cube_rgb = value_colors(self.values.reshape(-1), self.value_range)
-        return self
+        return self._darken_masked()
 
     def set_opacity(self, opacity: float, family: bool = True) -> "CubeGrid":
         self.cube_opacity[:] = opacity

@@ -29,7 +29,8 @@ from .fades import InPlace, appear, vanish
 
 __all__ = [
     "turn", "camera_turn", "transpose_turn", "permute_last_two", "MatmulBox", "matmul",
-    "batched_results", "broadcast_copies", "softmax_rows", "concat_heads", "add_bias_rows",
+    "batched_results", "broadcast_copies", "mask_later_tokens", "softmax_rows", "concat_heads",
+    "add_bias_rows",
     "MATMUL_VIEW", "FRONT_VIEW",
 ]
 
@@ -216,7 +217,7 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
                   "the rest of row 1: the same row against every column", 1.4 / speed)
     if m > 1:
         cell_step(slice(1, m), slice(None), (0, slice(1, m)),
-                  "every other row at once", 1.4 / speed)
+                  "all the remaining rows at once", 1.4 / speed)
     scene.play(left.animate.clear_highlight(), right.animate.clear_highlight(), run_time=0.4)
     return result, labels
 
@@ -259,6 +260,25 @@ def broadcast_copies(scene, grid: CubeGrid, copies: int, counter_at, theme,
     scene.remove(*stack)
     scene.add(block)
     return block, counter
+
+
+def mask_later_tokens(scene, grids: list[CubeGrid], theme, run_time: float = 1.4) -> Mobject:
+    """A causal mask: in each (tokens x tokens) score grid the cells above the
+    diagonal (token j after token i) turn dark, marked -inf on the first grid.
+
+    The grids keep them dark through the softmax that follows (their weight
+    is exactly 0). Returns the "-inf" mark (upright, on the masked triangle).
+    """
+    tokens = grids[0].grid_shape[1]
+    rows, cols = np.triu_indices(tokens, k=1)
+    later = (slice(None), rows, cols)
+    first = grids[0]
+    centre = np.mean([first.cell_center(r, c) for r, c in zip(rows, cols)], axis=0)
+    mark = Text("−∞", font=TEXT_FONT, font_size=max(14, min(30, int(90 * first.pitch))), color=theme.ink)
+    mark.move_to(centre + np.array([0.0, 0.0, first.cube_edge]))
+    scene.upright(mark)
+    scene.play(*[g.animate.mask(later) for g in grids], appear(mark), run_time=run_time)
+    return mark
 
 
 def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_rows=((0, 0),),

@@ -17,12 +17,16 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
-    "PURPLE_HEX", "RED_HEX", "rainbow", "normalise", "value_colors", "Theme", "DARK", "LIGHT",
+    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "rainbow", "normalise", "value_colors", "Theme", "DARK", "LIGHT",
     "Lighting", "HEADLIGHT", "FLAT", "Panel", "PANEL", "Look", "LOOK", "THEMES",
 ]
 
 PURPLE_HEX = "#7F00FF"
 RED_HEX = "#FF0000"
+# A cell a causal mask removes (its score is -inf, its weight exactly 0): off the
+# rainbow, a dark slate that reads as "not there" on either theme.
+MASKED_HEX = "#3A3F4B"
+MASKED_RGB = np.array([0x3A, 0x3F, 0x4B]) / 255.0
 _HUE_SPAN = 270.0 / 360.0  # purple at t = 0 ... red at t = 1
 
 

@@ -5,8 +5,8 @@ from manim import DOWN, LEFT, UP, Create, Square, VGroup
 
 from tensors import softmax_steps
 from scenes.base import StageScene
-from scenes.components.motions import softmax_rows
-from scenes.components.fades import appear
+from scenes.components.motions import mask_later_tokens, softmax_rows
+from scenes.components.fades import appear, vanish
 
 __all__ = ["SoftmaxRows"]
 
@@ -18,7 +18,10 @@ class SoftmaxRows(StageScene):
     summary = "softmax along each row of ω: exponentiate, divide by the row sum, each row sums to 1"
     code = "attention_weights = F.softmax(omega, dim=1)"
     formula_tex = r"\alpha_{ij} = \frac{\exp(\omega_{ij})}{\sum_{j'} \exp(\omega_{ij'})}"
+    follows_mask = True
+    mask_code = "attention_weights = F.softmax(omega.masked_fill(mask, float('-inf')), dim=1)"
     scores_key = "s03_omega"
+    masked_key = "s04_masked_omega"
     weights_key = "s04_attention_weights"
     scores_name = "ω"
     weights_name = "A (attention weights)"
@@ -38,12 +41,21 @@ class SoftmaxRows(StageScene):
         self.play(appear(grid), appear(rows), appear(label))
         self.show_colorbar(self.scores_name, scores)
         scores = self.show_scores(grid)
+        mark = None
+        if self.cfg.mask == "causal":
+            self.step("mask")
+            self.say("causal mask: a token may not look ahead, so the scores of later tokens become −∞")
+            mark = mask_later_tokens(self, [grid], self.theme)
+            scores = self.trace[self.masked_key]
 
         self.step("softmax")
         weights_range = (float(weights.min()), float(weights.max()))
         softmax_rows(self, grid, softmax_steps(scores), weights_range,
                      explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme,
                      finish=lambda: self.colorbar_swap("weights", weights))
+        if mark is not None:
+            self.say("exp(−∞) = 0: each token's weights spread over itself and earlier tokens only")
+            self.play(vanish(mark), run_time=0.5)
         self.relabel(label, grid, self.weights_name, weights.shape, UP)
         self.step("maxima")
         self.point_out_maxima(grid, weights)
@@ -55,8 +67,6 @@ class SoftmaxRows(StageScene):
             .move_to(grid.cell_center(row, int(col)) + grid.cube_edge / 2 * np.array([0, 0, 1.0]))
             for row, col in enumerate(best)
         ])
-        if np.array_equal(best, np.arange(len(best))):
-            self.say("each row's largest weight is on the diagonal: a token matches itself best")
-        else:
-            self.say("framed: the largest weight of each row")
+        on_diagonal = int(np.sum(best == np.arange(len(best))))
+        self.say(f"framed: the largest weight of each row ({on_diagonal} of {len(best)} on the diagonal)")
         self.play(Create(frames), run_time=1.2)

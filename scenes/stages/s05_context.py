@@ -75,6 +75,7 @@ class MatmulStage(StageScene):
 
 class ContextVectors(MatmulStage):
     number = 5
+    follows_mask = True
     slug = "context"
     title = "Context vectors Z = A · X"
     summary = "matmul A (8×8) · X (8×16): each row of Z is a weighted mix of the token rows of X"

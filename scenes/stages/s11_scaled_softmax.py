@@ -15,7 +15,9 @@ class ScaledSoftmax(SoftmaxRows):
     summary = "divide ω by √d_k = √17 (all cubes recolor), softmax along rows; compare with stage 4"
     code = "attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)"
     formula_tex = r"\alpha_{ij} = \mathrm{softmax}_j\!\left(\omega_{ij} / \sqrt{d_k}\right)"
+    mask_code = "attention_weights = F.softmax((omegas / d_k**0.5).masked_fill(mask, float('-inf')), dim=-1)"
     scores_key = "s10_omegas"
+    masked_key = "s11_masked_scaled_omegas"
     weights_key = "s11_attention_weights"
     scores_name = "ω"
 
@@ -31,5 +33,5 @@ class ScaledSoftmax(SoftmaxRows):
         other = self.tensor_grid("s04_attention_weights", cube_size=0.13, gap=0.03)
         other.next_to(grid, RIGHT, buff=1.4 + self.guide_room(grid, RIGHT))
         label = self.label(other, "stage 4", basic.shape, DOWN, sides=("bottom", "right"))
-        self.say("compare stage 4: learned projections spread the attention differently")
+        self.say("compare stage 4: the projections (random here) and ÷√d_k give other weights")
         self.play(appear(other), appear(label))

@@ -1,52 +1,14 @@
 """Stage 17: per-head scores Q · Kᵀ, one matmul per head."""
 
-import numpy as np
-from manim import DOWN, UP, LaggedStart, VGroup
+from manim import DOWN
 
 from scenes.base import StageScene
-from scenes.components.labels import note_text, shape_text
-from scenes.components.motions import FRONT_VIEW, batched_results, camera_turn
+from scenes.components.labels import shape_text
+from scenes.components.layout import spread_heads
+from scenes.components.motions import batched_results
 from scenes.components.fades import appear, vanish
 
-__all__ = ["MultiheadOmegas", "spread_heads"]
-
-
-HEAD_GAP = (0.55, 0.45)  # between head slices: across, and down (room for the tags)
-TAG_ROOM = 0.3
-
-
-def spread_heads(scene, block, columns: int = 3, scale: float = 1.0, center=(-0.4, -0.22, 0.0),
-                 room=(9.0, 5.6)):
-    """Split a (h, r, c) block into its head slices laid out in a grid, front view.
-
-    The slices grow to ``scale`` times their size, less if the grid and its
-    tags would not fit in ``room`` (width, height: between the caption and
-    the code line) around ``center``.
-    """
-    heads = block.grid_shape[0]
-    slices = block.split(axis=0)
-    scene.remove(block)
-    scene.add(*slices)
-    rows = int(np.ceil(heads / columns))
-    columns = min(columns, heads)
-    width, height = block.grid_shape[2] * block.pitch, block.grid_shape[1] * block.pitch
-    scale = min(scale, (room[0] - (columns - 1) * HEAD_GAP[0]) / (columns * width),
-                (room[1] - (rows - 1) * HEAD_GAP[1] - TAG_ROOM) / (rows * height))
-    width, height = width * scale, height * scale
-    center = np.asarray(center, float) - np.array([0.0, TAG_ROOM / 2, 0.0])
-    targets = []
-    for h in range(heads):
-        r, c = divmod(h, columns)
-        targets.append(center + np.array([(c - (columns - 1) / 2) * (width + HEAD_GAP[0]),
-                                          -(r - (rows - 1) / 2) * (height + HEAD_GAP[1]), 0.0]))
-    scene.play(camera_turn(scene, *FRONT_VIEW),
-               LaggedStart(*[s.animate.scale(scale).move_to(t) for s, t in zip(slices, targets)],
-                           lag_ratio=0.08), run_time=2.2)
-    tags = VGroup(*[note_text(f"head {h}", scene.theme, font_size=16, color=scene.theme.muted)
-                    .next_to(s, UP, buff=0.08) for h, s in enumerate(slices)])
-    scene.fixed(*tags)
-    scene.play(appear(tags), run_time=0.5)
-    return slices, tags
+__all__ = ["MultiheadOmegas"]
 
 
 class MultiheadOmegas(StageScene):

@@ -4,9 +4,9 @@ from manim import DOWN
 
 from tensors import softmax_steps
 from scenes.base import StageScene
-from scenes.components.motions import softmax_rows
-from scenes.stages.s17_multihead_omegas import spread_heads
-from scenes.components.fades import appear
+from scenes.components.motions import mask_later_tokens, softmax_rows
+from scenes.components.layout import spread_heads
+from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadSoftmax"]
 
@@ -18,6 +18,9 @@ class MultiheadSoftmax(StageScene):
     summary = "scale by √d_k and softmax along the rows of every head: 9 different 8×8 patterns"
     code = "multihead_attention_weights = F.softmax(multihead_omegas / d_k**0.5, dim=-1)"
     view = (0.5, 0.3)
+    follows_mask = True
+    mask_code = ("multihead_attention_weights = F.softmax(\n"
+                 "    (multihead_omegas / d_k**0.5).masked_fill(mask, float('-inf')), dim=-1)")
 
     def storyboard(self):
         omegas = self.trace["s17_multihead_omegas"]
@@ -36,17 +39,25 @@ class MultiheadSoftmax(StageScene):
         d_k = f"d/h = {self.cfg.head_k}" if self.paper(self.cfg) else f"d_k = {self.cfg.head_k}"
         self.say(f"÷ √({d_k}) in every head (colors kept on ω's scale)")
         self.play(*[s.animate.recolor(scaled[h], block.value_range) for h, s in enumerate(slices)], run_time=1.2)
+        mark = None
+        if self.cfg.mask == "causal":
+            self.step("mask")
+            self.say("causal mask in every head: the scores of later tokens become −∞")
+            mark = mask_later_tokens(self, slices, self.theme)
+            scaled = self.trace["s18_multihead_masked_scaled_omegas"]
 
         self.step("softmax")
         weights_range = (float(weights.min()), float(weights.max()))
         softmax_rows(self, slices[0], softmax_steps(scaled[0]), weights_range,
                      explicit_rows=((0, 0),), caption=self.say, sum_labels=False, theme=self.theme,
                      run_time=0.8)
-        self.say("and along the rows of every other head")
+        self.say("then the rows of all the other heads at once")
         steps = softmax_steps(scaled)
         row_max = steps["exp"].max(axis=-1, keepdims=True)
         self.play(*[s.animate.recolor(steps["exp"][h] / row_max[h], (0.0, 1.0))
                     for h, s in enumerate(slices[1:], start=1)], run_time=0.8)
         self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in enumerate(slices[1:], start=1)],
                   *self.colorbar_swap("weights", weights), run_time=0.9)
-        self.say("every row sums to 1 - and each head attends in its own way")
+        if mark is not None:
+            self.play(vanish(mark), run_time=0.4)
+        self.say("every row of every head now sums to 1")

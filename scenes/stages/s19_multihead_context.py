@@ -12,6 +12,7 @@ __all__ = ["MultiheadContext"]
 
 class MultiheadContext(StageScene):
     number = 19
+    follows_mask = True
     slug = "multihead_context"
     title = "Multi-head context vectors"
     summary = "values permuted 9×18×8 → 9×8×18 on screen, then one matmul per head: 9×8×18"

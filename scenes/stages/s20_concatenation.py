@@ -15,6 +15,7 @@ ROW_HEIGHT = 3.6  # ... and this high (few, narrow heads: paper variant, small d
 
 class Concatenation(StageScene):
     number = 20
+    follows_mask = True
     slug = "concatenation"
     title = "Concatenate the heads"
     summary = "swapaxes(0,1) to 8×9×18, reshape: the 9 head slices side by side in one 8×162 matrix"

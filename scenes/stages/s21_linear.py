@@ -15,6 +15,7 @@ RESULT_PITCH = 0.3  # the 8×18 output, large enough to read after the tiny matm
 
 class LinearProjection(StageScene):
     number = 21
+    follows_mask = True
     slug = "linear"
     title = "Output projection: Linear({concat}, {d_out})"
     paper_title = "Output projection W_O: Linear({concat}, {d_out})"
