@@ -125,10 +125,11 @@ def render_one(job: RenderJob) -> RenderResult:
 
         options = render_options(QUALITY_PRESETS[job.quality][0], job.fmt, sections=job.sections,
                                  media_dir=work, output_file=Path(output_name(job)).stem)
-        tex_cache = Path(job.out_dir).resolve().parent / "manim" / "Tex"
+        shared = Path(job.out_dir).resolve().parent / "manim"
         # manim-slides writes its paths relative to the working directory
         place = _inside(work) if job.slides else contextlib.nullcontext()
-        with tempconfig(options), place, _tex_cache(tex_cache, work / "Tex"):
+        with tempconfig(options), place, _shared_cache(shared / "Tex", work / "Tex"), \
+                _shared_cache(shared / "texts", work / "texts"):
             scene = _build_scene(job)  # Manim reads its output settings when a scene is made
             scene.render()
         produced = _produced(scene, job, options["format"])
@@ -218,15 +219,16 @@ def _inside(folder: Path):
 
 
 @contextlib.contextmanager
-def _tex_cache(shared: Path, private: Path):
-    """TeX in a private folder, seeded from and published to the shared cache.
+def _shared_cache(shared: Path, private: Path):
+    """Formula and text SVGs in a private folder, seeded from and published to
+    a shared cache (drawing a Text's glyphs costs ~80 ms; a formula, a TeX run).
 
-    Manim takes a formula's SVG as done once the file exists, so two renders
-    writing the same formula into one folder read each other's half-written
-    files. Each render compiles in its own folder; finished SVGs come in from
-    the shared cache and new ones go out with an atomic rename, only after
-    the render succeeded (an interrupted dvisvgm leaves a cut-off SVG). A
-    shared cache that cannot be written only costs the next render the time.
+    Manim takes an SVG as done once the file exists, so two renders writing
+    the same one into one folder read each other's half-written files. Each
+    render writes in its own folder; finished SVGs come in from the shared
+    cache and new ones go out with an atomic rename, only after the render
+    succeeded (an interrupted dvisvgm leaves a cut-off SVG). A shared cache
+    that cannot be written only costs the next render the time.
     """
     private.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
