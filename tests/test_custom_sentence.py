@@ -83,3 +83,20 @@ def test_captions_off_the_picture_keep_the_subtitles_and_the_timing(tmp_path):
     captions = {text.replace(" ", "") for _, text in burned._captions}
     assert captions & texts(burned)  # Manim's Text keeps no spaces in .text
     assert not captions & texts(srt_only)
+
+
+def test_a_chinese_sentence_shows_its_words(tmp_path):
+    """The set-up installs a CJK font (fonts-noto-cjk): the words draw as glyphs.
+    An emoji (a color bitmap, no outline) is written as its code point."""
+    import shutil
+    import subprocess
+
+    if shutil.which("fc-list"):
+        fonts = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout
+        assert fonts.strip(), "no font for Chinese: install fonts-noto-cjk (scripts/setup.sh does)"
+    config = AttentionConfig.from_text("我 爱 变形金刚 🤖", d=4, heads=2)
+    scene = render_with(config, 1, tmp_path)
+    words = [m for top in scene.mobjects for m in top.get_family()
+             if isinstance(m, Text) and m.text in ("我", "爱", "变形金刚", "U+1F916")]
+    assert {w.text for w in words} == {"我", "爱", "变形金刚", "U+1F916"}
+    assert all(len(w.get_all_points()) and w.width > 0.1 for w in words)

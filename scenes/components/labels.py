@@ -12,6 +12,8 @@ Examples
 
 from __future__ import annotations
 
+import unicodedata
+
 from manim import DOWN, LEFT, RIGHT, UP, MathTex, RoundedRectangle, Text, VGroup
 
 from .palette import DARK, Theme
@@ -60,8 +62,22 @@ def tensor_label(name: str, shape, theme: Theme = DARK, font_size: int = LABEL_S
     return VGroup(title, dims).arrange(DOWN, buff=0.08)
 
 
+def drawable(text: str) -> str:
+    """``text`` with each pictograph (emoji) written as its code point.
+
+    Color emoji fonts hold bitmaps, not outlines, and Manim draws a Text from
+    the glyph outlines: an emoji would vanish (a word of emoji alone would
+    leave an empty label). CJK and other scripts have outlines and stay.
+
+    >>> drawable("hi 🤖"), drawable("变形金刚")
+    ('hi U+1F916', '变形金刚')
+    """
+    return "".join(f"U+{ord(c):04X}" if unicodedata.category(c) == "So" and ord(c) > 0x2BFF else c
+                   for c in text)
+
+
 def note_text(text: str, theme: Theme = DARK, font_size: int = NOTE_SIZE, color=None) -> Text:
-    return Text(text, font=TEXT_FONT, font_size=font_size, color=color or theme.ink,
+    return Text(drawable(text), font=TEXT_FONT, font_size=font_size, color=color or theme.ink,
                 line_spacing=0.9)
 
 

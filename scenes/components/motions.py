@@ -244,6 +244,10 @@ def broadcast_copies(scene, grid: CubeGrid, copies: int, counter_at, theme,
     _, _, head_axis = grid.axis_vectors()
     stack, counter = [grid], None
     per_copy = run_time / max(copies - 1, 1)
+    if copies == 1:  # one head: the one copy there is
+        counter = Text("×1", font=TEXT_FONT, font_size=30, color=theme.accent).move_to(counter_at)
+        scene.camera.add_fixed_in_frame_mobjects(counter)
+        scene.play(appear(counter), run_time=min(run_time, 0.8))
     for h in range(1, copies):
         copy = grid.copy().shift(head_axis * grid.pitch * h)
         text = Text(f"×{h + 1}", font=TEXT_FONT, font_size=30, color=theme.accent).move_to(counter_at)

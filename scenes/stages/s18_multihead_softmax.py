@@ -51,12 +51,14 @@ class MultiheadSoftmax(StageScene):
         softmax_rows(self, slices[0], softmax_steps(scaled[0]), weights_range,
                      explicit_rows=((0, 0),), caption=self.say, sum_labels=False, theme=self.theme,
                      run_time=0.8)
-        self.say("then the rows of all the other heads at once")
-        steps = softmax_steps(scaled)
-        row_max = steps["exp"].max(axis=-1, keepdims=True)
-        self.play(*[s.animate.recolor(steps["exp"][h] / row_max[h], (0.0, 1.0))
-                    for h, s in enumerate(slices[1:], start=1)], run_time=0.8)
-        self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in enumerate(slices[1:], start=1)],
+        others = list(enumerate(slices[1:], start=1))
+        if others:
+            self.say("then the rows of all the other heads at once")
+            steps = softmax_steps(scaled)
+            row_max = steps["exp"].max(axis=-1, keepdims=True)
+            self.play(*[s.animate.recolor(steps["exp"][h] / row_max[h], (0.0, 1.0)) for h, s in others],
+                      run_time=0.8)
+        self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in others],
                   *self.colorbar_swap("weights", weights), run_time=0.9)
         if mark is not None:
             self.play(vanish(mark), run_time=0.4)
