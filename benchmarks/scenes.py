@@ -5,7 +5,7 @@ Renders the chosen scenes through the real renderer (the same code path as
 length and the worker's render time, and in total the wall time divided by the
 video length (render seconds per second of video; lower is better).
 
-    .venv/bin/python benchmarks/scenes.py                         # all 21 at 480p15, 2 jobs
+    .venv/bin/python benchmarks/scenes.py                         # all scenes at 480p15, 2 jobs
     .venv/bin/python benchmarks/scenes.py --quality high 3 13 20  # 1080p60, a subset
 """
 
@@ -22,6 +22,7 @@ import av
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from render import QUALITIES, parse_scene_spec  # noqa: E402
+from scenes.catalogue import stage_catalogue  # noqa: E402
 from scenes.jobs import RenderJob, render_many  # noqa: E402
 from tensors import AttentionConfig  # noqa: E402
 
@@ -34,11 +35,11 @@ def video_seconds(path: Path) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenes", nargs="*", help="scene numbers/ranges (default: all 21)")
+    parser.add_argument("scenes", nargs="*", help="scene numbers/ranges (default: all)")
     parser.add_argument("--quality", choices=QUALITIES, default="low")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    numbers = parse_scene_spec(tuple(args.scenes)) if args.scenes else list(range(1, 22))
+    numbers = parse_scene_spec(tuple(args.scenes)) if args.scenes else list(stage_catalogue())
 
     with tempfile.TemporaryDirectory() as folder:
         jobs = [RenderJob(n, args.quality, "mp4", Path(folder), AttentionConfig()) for n in numbers]

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from render import cli, parse_scene_spec
+from scenes.catalogue import stage_count
 from tensors import Trace
 
 runner = CliRunner()
@@ -26,9 +27,9 @@ def test_help_and_version():
 def test_list_shows_21_stages():
     result = run("list")
     lines = result.output.strip().splitlines()
-    assert result.exit_code == 0 and len(lines) == 21
+    assert result.exit_code == 0 and len(lines) == stage_count()
     assert lines[2].split()[:3] == ["3", "omega", "Omega"]
-    assert lines[20].split()[0] == "21"
+    assert lines[-1].split()[0] == str(stage_count())
 
 
 def test_tensors_export_npz(tmp_path):
@@ -78,8 +79,8 @@ def test_parse_scene_spec():
 
 
 @pytest.mark.parametrize("args, message", [
-    (("render", "0"), "numbered 1 to 21"),
-    (("render", "22"), "numbered 1 to 21"),
+    (("render", "0"), f"numbered 1 to {stage_count()}"),
+    (("render", str(stage_count() + 1)), f"numbered 1 to {stage_count()}"),
     (("render", "9-3"), "runs backwards"),
     (("render", "abc"), "not a scene number"),
     (("render", "3", "--quality", "ultra"), "'ultra' is not one of"),

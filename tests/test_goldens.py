@@ -1,6 +1,8 @@
 """Last-frame goldens: engine components and every stage."""
 
 import pytest
+
+from scenes.catalogue import stage_count
 from manim import UP, Text, ThreeDScene
 
 from golden import check_golden, last_frame
@@ -60,7 +62,7 @@ def test_component_golden(scene, tmp_path):
     check_golden(f"component_{scene.__name__}", last_frame(scene, tmp_path))
 
 
-@pytest.mark.parametrize("number", range(1, 22))
+@pytest.mark.parametrize("number", range(1, stage_count() + 1))
 def test_stage_golden(number, tmp_path):
     stage = stage_registry()[number]
     check_golden(f"stage_{number:02d}_{stage.slug}", last_frame(stage, tmp_path))

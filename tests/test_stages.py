@@ -2,6 +2,8 @@
 
 import pytest
 
+from scenes.catalogue import stage_catalogue, stage_count
+
 from scenes import StageScene, stage_registry
 from scenes.base import StageRegistryError
 from tensors import AttentionConfig
@@ -10,11 +12,17 @@ REGISTRY = stage_registry()
 
 
 def test_numbers_are_1_to_21_contiguous_and_unique():
-    assert list(REGISTRY) == list(range(1, 22))
-    assert len({s.slug for s in REGISTRY.values()}) == 21
+    assert list(REGISTRY) == list(range(1, stage_count() + 1))
+    assert len({s.slug for s in REGISTRY.values()}) == stage_count()
 
 
-@pytest.mark.parametrize("number", range(1, 22))
+def test_the_catalogue_read_without_manim_is_the_registry():
+    """render.py list reads the stage files' syntax; it must agree with the classes."""
+    assert {n: (e.slug, e.class_name, e.summary) for n, e in stage_catalogue().items()} == {
+        n: (s.slug, s.__name__, s.summary) for n, s in REGISTRY.items()}
+
+
+@pytest.mark.parametrize("number", range(1, stage_count() + 1))
 def test_stage_declares_what_it_shows(number):
     stage = REGISTRY[number]
     assert issubclass(stage, StageScene) and stage.number == number
@@ -52,5 +60,5 @@ def test_titles_follow_the_configuration_and_mark_the_paper_variant():
     for number in range(1, 13):
         stage = REGISTRY[number]
         assert stage.title_text(paper) == stage.title_text() and stage.code_text(paper) == stage.code_text()
-    for number in range(13, 22):
+    for number in range(13, stage_count() + 1):
         assert REGISTRY[number].title_text(paper).endswith("(paper)")
