@@ -27,7 +27,9 @@ projections are ``[h, d/h, d]`` -- the row blocks of one ``d x d`` matrix
 W_Q (W_K, W_V) -- drawn with the same seeding, and the output projection is
 ``W_O = nn.Linear(d, d)``. Stages 1-12 are the same in both variants.
 
-This is the only module that imports torch; callers get read-only NumPy arrays.
+This is the only module that imports torch, and only when a trace is not yet
+in the on-disk cache (importing torch takes a second or more; a render needs
+the arrays, not torch). Callers get read-only NumPy arrays.
 
 Examples
 --------
@@ -40,12 +42,13 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Mapping
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
-import torch
-import torch.nn.functional as F
 
 from .config import AttentionConfig
 
@@ -181,10 +184,36 @@ class Trace(Mapping):
         return {k: self._arrays[k] for k in self.export_keys()}
 
 
-def _frozen(t: torch.Tensor) -> np.ndarray:
-    array = t.detach().cpu().numpy().copy()
+def _frozen(t) -> np.ndarray:
+    array = t.detach().cpu().numpy().copy() if hasattr(t, "detach") else np.array(t)
     array.setflags(write=False)
     return array
+
+
+def _cache_file(config: AttentionConfig) -> Path | None:
+    """Where the trace of ``config`` is kept between processes, or None when
+    there is no cache folder (``ATTENTION_CUBES_TRACE_CACHE=off``).
+
+    The name hashes the configuration (your weights by content), the code that
+    computes the trace and the installed torch's version, so a change in any
+    of them never reads an old trace.
+    """
+    folder = os.environ.get("ATTENTION_CUBES_TRACE_CACHE")
+    if folder == "off":
+        return None
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "attention-cubes", "traces")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        torch_version = version("torch")
+    except PackageNotFoundError:
+        torch_version = "none"
+    digest = hashlib.sha256(repr(config).encode() + torch_version.encode())
+    for module in ("trace.py", "config.py", "weights.py"):
+        digest.update((Path(__file__).parent / module).read_bytes())
+    return Path(folder) / f"{digest.hexdigest()[:32]}.npz"
 
 
 @lru_cache(maxsize=8)
@@ -192,8 +221,34 @@ def compute_trace(config: AttentionConfig) -> Trace:
     """Run the blog's attention code for ``config`` and keep every intermediate.
 
     Deterministic: the same configuration gives bit-identical arrays in any
-    process (CPU, float32, a fixed thread-independent op sequence).
+    process (CPU, float32, a fixed thread-independent op sequence), so a
+    trace computed once is kept on disk (:func:`_cache_file`) and read back
+    by later processes without importing torch.
     """
+    cache = _cache_file(config)
+    if cache is not None and cache.is_file():
+        try:
+            with np.load(cache, allow_pickle=False) as data:
+                return Trace(config, {name: _frozen(data[name]) for name in data.files})
+        except (OSError, ValueError, KeyError):
+            pass  # unreadable: compute it again
+    trace = Trace(config, _compute(config))
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+            with open(partial, "wb") as handle:
+                np.savez(handle, **dict(trace.items()))
+            os.replace(partial, cache)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+    return trace
+
+
+def _compute(config: AttentionConfig) -> dict[str, np.ndarray]:
+    """The computation itself, with torch."""
+    import torch
+    import torch.nn.functional as F
     d, d_k, d_v, h = config.d, config.d_k, config.d_v, config.heads
     head_k, head_v = config.head_k, config.head_v
     own = {k: torch.from_numpy(np.array(v)) for k, v in (config.weights or {}).items()}
@@ -310,4 +365,4 @@ def compute_trace(config: AttentionConfig) -> Trace:
         out["s21_before_bias"] = multihead_flattened.matmul(linear.weight.T)
         out["s21_output"] = linear(multihead_flattened)
 
-    return Trace(config, {name: _frozen(t) for name, t in out.items()})
+    return {name: _frozen(t) for name, t in out.items()}

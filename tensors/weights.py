@@ -79,7 +79,7 @@ class Weights(Mapping):
         return isinstance(other, Weights) and other._digest == self._digest
 
     def __repr__(self) -> str:
-        return f"Weights({', '.join(self._arrays)}; sha256 {self._digest[:12]})"
+        return f"Weights({', '.join(self._arrays)}; sha256 {self._digest})"
 
 
 def load_weights(path: str | Path) -> Weights:

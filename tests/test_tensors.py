@@ -281,3 +281,20 @@ def test_every_axis_is_named_by_what_it_counts(config):
         axes = trace.axes(key)
         assert len(axes) == trace[key].ndim, key
         assert tuple(size[a] for a in axes) == trace[key].shape, key
+
+
+def test_a_trace_on_disk_reads_back_bit_for_bit_and_only_for_its_configuration(tmp_path, monkeypatch):
+    from tensors import trace as trace_module
+
+    monkeypatch.setenv("ATTENTION_CUBES_TRACE_CACHE", str(tmp_path))
+    config = AttentionConfig(seed=31, mask="causal")
+    first = trace_module.compute_trace.__wrapped__(config)  # computes, writes the cache
+    files = list(tmp_path.glob("*.npz"))
+    assert len(files) == 1 and not list(tmp_path.glob(".*"))
+    again = trace_module.compute_trace.__wrapped__(config)  # reads it
+    assert set(again) == set(first)
+    for key in first:
+        assert np.array_equal(again[key], first[key]) and again[key].dtype == first[key].dtype, key
+    assert not again[key].flags.writeable
+    trace_module.compute_trace.__wrapped__(AttentionConfig(seed=32, mask="causal"))
+    assert len(list(tmp_path.glob("*.npz"))) == 2  # another configuration, another file
