@@ -31,9 +31,11 @@ def stage_frames(number: int, width: int, height: int, count: int) -> list[np.nd
 
     from scenes.base import stage_registry
     from scenes.engine.drawing import view_angles
+    from scenes.engine.manim_hooks import frame_of
 
     with tempfile.TemporaryDirectory() as folder, tempconfig({
-        "pixel_width": width, "pixel_height": height, "media_dir": folder, "format": "none", "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none",
+        "pixel_width": width, "pixel_height": height, "media_dir": folder, "format": "none",
+        "disable_caching": True, "verbosity": "ERROR", "progress_bar": "none",
     }):
         scene = stage_registry()[number]()
         scene.render()
@@ -45,7 +47,7 @@ def stage_frames(number: int, width: int, height: int, count: int) -> list[np.nd
             scene.camera.set_theta(angles["theta"])
             scene.camera.set_gamma(angles["gamma"])
             scene.renderer.update_frame(scene)
-            frames.append(np.array(scene.renderer.get_frame()))
+            frames.append(np.array(frame_of(scene)))
         return frames
 
 
