@@ -73,8 +73,6 @@ def config_options(func):
 
     @functools.wraps(func)
     def with_config(*args, sentence, d_model, heads, seed, variant, mask, weights, **kwargs):
-        with interrupt_deferred():
-            importlib.import_module("tensors")  # torch
         config = build_config(sentence, d_model, heads, seed, variant, mask, weights)
         return func(*args, config=config, **kwargs)
 
@@ -123,6 +121,15 @@ def interrupt_deferred():
         signal.signal(signal.SIGINT, previous)
     if caught:
         raise KeyboardInterrupt
+
+
+def traced(config):
+    """The trace of ``config``, Ctrl-C held back while it loads torch (the
+    first time; later processes read it from the on-disk cache)."""
+    from tensors import compute_trace
+
+    with interrupt_deferred():
+        return compute_trace(config)
 
 
 def build_config(sentence, d_model, heads, seed, variant="blog", mask="none", weights=None):
@@ -201,9 +208,7 @@ def tensors_command(out, fmt, config):
     fmt = fmt or ("summary" if out is None else ("json" if out.suffix == ".json" else "npz"))
     if fmt != "summary" and out is None:
         raise click.UsageError(f"--format {fmt} needs --out FILE")
-    from tensors import compute_trace
-
-    trace = compute_trace(config)
+    trace = traced(config)
     arrays = trace.export()
     if fmt == "summary":
         click.echo(f"# {config.describe()}")
@@ -299,6 +304,7 @@ def _render(numbers, quality, fmt, out_dir, config, jobs, look=None, **options):
 
     with interrupt_deferred():
         importlib.import_module("scenes.base")  # Manim and the stages
+    traced(config)  # once here: the render's own process or its workers then read the cache
 
     _ready_folder(out_dir)
     batch = [RenderJob(n, quality, fmt, out_dir, config, look or LOOK, **options) for n in numbers]
