@@ -37,14 +37,16 @@ from manim import (
 
 from tensors import AttentionConfig, compute_trace
 
-from .engine.drawing import view_angles
+from .engine.drawing import project, view_angles
 from .engine.manim_hooks import CubeCamera, CubeRenderer, scene_time, writes_movie
 from .components.colorbar import ColorBar
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
 from .components.labels import code_box, formula, note_text, tensor_label, title_text
-from .components.layout import StageArea
+from .components.layout import (
+    LABEL_ROOM, MAX_PITCH, Margins, StageArea, fit_blocks, place_beside, screen_box,
+)
 from .components.palette import LOOK, Look
 
 __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
@@ -52,10 +54,19 @@ __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
 FRAME_MARGIN = 0.3
 COLORBAR_X = 6.35
 COLORBAR_ROOM = 0.95  # from the bar's center to the left edge of its numbers and title
-CAPTION_DROP = 0.62  # the caption line sits this far below the title's top
-CAPTION_ROOM = 0.5  # the height one caption line takes
+CAPTION_DROP = 0.62  # the caption line's top sits this far below the title's top ...
+CAPTION_GAP = 0.1  # ... and at least this far below its lowest glyph
+CAPTION_ROOM = 0.42  # the height one caption line takes
+CAPTION_SHRINK = 0.7  # a caption shrinks to this share of its size before it wraps
 AREA_GAP = 0.12  # between the stage area and the furniture around it
 CLOSING_HOLD = 2.5
+WORD_GAP = 0.12  # between a block and the words naming its rows
+ROW_FILL = 0.85  # a word label's height, at most, as a share of its row's
+WORD_CHAR = 0.13  # about the width of one word-label character at font size 18
+FRONT = (0.0, 0.0)  # the front view (yaw, pitch)
+MIN_WORD_CHARS = 3
+LABEL_CHAR = 0.16  # about the width of one character of a one-line block label
+LABEL_GAP = 0.4  # between two labels side by side  # a shortened word keeps at least this many letters before "…"
 TITLE_FORMULA_GAP = 0.4
 PAPER_FROM_STAGE = 13  # the variants differ from the multi-head part on
 MASK_LINE = "mask = torch.triu(torch.ones({tokens}, {tokens}, dtype=torch.bool), diagonal=1)"
@@ -167,7 +178,7 @@ class StageScene(ThreeDScene):
         title.to_corner(UL, buff=FRAME_MARGIN)
         code = code_box(self.code_text(self.cfg), self.theme)
         code.to_edge(DOWN, buff=0.2)
-        self._code_box, self._formula = code, None
+        self._title, self._code_box, self._formula = title, code, None
         parts = [title, code]
         if self.formula_tex:
             tex = formula(self.formula_tex, self.theme).to_corner(UR, buff=FRAME_MARGIN)
@@ -184,11 +195,53 @@ class StageScene(ThreeDScene):
         """Where blocks may go: below the caption line, above the code panel,
         left of the color bar, inside the frame margin (frame units)."""
         half_w, half_h = config.frame_width / 2, config.frame_height / 2
-        top = half_h - FRAME_MARGIN - CAPTION_DROP - CAPTION_ROOM
+        top = self.caption_top() - CAPTION_ROOM
         code = getattr(self, "_code_box", None)
         bottom = (code.get_top()[1] if code is not None else -half_h + FRAME_MARGIN) + AREA_GAP
         return StageArea(left=-half_w + FRAME_MARGIN, right=COLORBAR_X - COLORBAR_ROOM - AREA_GAP,
                          bottom=bottom, top=top)
+
+    def caption_top(self) -> float:
+        """The top of the caption line: under the title, clear of its descenders."""
+        top = config.frame_height / 2 - FRAME_MARGIN - CAPTION_DROP
+        title = getattr(self, "_title", None)
+        return top if title is None else min(top, title.get_bottom()[1] - CAPTION_GAP)
+
+    # -- layout -------------------------------------------------------------------
+    def lay_out(self, *blocks: Mobject, names=(), gap: float = 1.2,
+                margins: Margins | None = None, view=None, max_pitch: float = MAX_PITCH,
+                area: StageArea | None = None) -> float:
+        """Put ``blocks`` in a row, left to right, and fit them to the stage
+        area (less ``margins``: by default a label's room above), seen from
+        ``view`` (default: the scene's camera). Neighbours are ``gap`` apart
+        on screen, more where their labels (``names``, one per block, drawn
+        above) are wider than the blocks. Returns the scale."""
+        margins = Margins(top=LABEL_ROOM) if margins is None else margins
+        label_widths = [LABEL_CHAR * len(n or "") for n in names] + [0.0] * (len(blocks) - len(names))
+        scale, gaps = 1.0, [gap] * (len(blocks) - 1)
+        for _ in range(3):  # the gaps are kept on screen, whatever the blocks' scale
+            for before, block, space in zip(blocks, blocks[1:], gaps):
+                block.next_to(before, RIGHT, buff=space / scale)
+            scale *= fit_blocks(self, list(blocks), margins=margins, view=view, max_pitch=max_pitch,
+                                area=area)
+            widths = [b - a for a, _, b, _ in (screen_box(self.camera, [blk], view) for blk in blocks)]
+            gaps = [max(gap, (label_widths[i] - widths[i]) / 2 + (label_widths[i + 1] - widths[i + 1]) / 2
+                        + LABEL_GAP) for i in range(len(blocks) - 1)]
+        return scale
+
+    def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT,
+                max_pitch: float = MAX_PITCH) -> CubeGrid:
+        """Where ``grid`` goes in a closing shot: a copy, fitted to the stage
+        area seen from ``view`` (front by default) less ``margins``."""
+        target = grid.copy()
+        fit_blocks(self, [target], margins=margins or Margins(), view=view, max_pitch=max_pitch)
+        return target
+
+    def word_room(self, words, font_size: int = 18) -> float:
+        """The width to keep beside a block for its row words: the longest
+        word, at most a fifth of the stage area (longer words get "…")."""
+        longest = max((len(w) for w in words), default=0)
+        return min(WORD_CHAR * font_size / 18 * longest + WORD_GAP + 0.1, self.stage_area().width / 5)
 
     @classmethod
     def paper(cls, config: AttentionConfig | None = None) -> bool:
@@ -254,7 +307,8 @@ class StageScene(ThreeDScene):
         """A plain-words caption pinned under the title (not yet shown)."""
         mob = note_text(text, self.theme, font_size=font_size, color=color)
         if position is None:
-            mob.to_corner(UL, buff=FRAME_MARGIN).shift(CAPTION_DROP * DOWN)
+            mob.to_corner(UL, buff=FRAME_MARGIN)
+            mob.shift((mob.get_top()[1] - self.caption_top()) * DOWN)
         else:
             mob.move_to(position)
         self.fixed(mob)
@@ -274,8 +328,9 @@ class StageScene(ThreeDScene):
         self._fit_caption(new, text)
         new.is_caption = True
         old = getattr(self, "_caption", None)
-        if old is not None:
-            self.play(vanish(old), appear(new), run_time=run_time)
+        if old is not None:  # one after the other: two lines in one place read as neither
+            self.play(vanish(old), run_time=run_time / 2)
+            self.play(appear(new), run_time=run_time / 2)
         else:
             self.play(appear(new), run_time=run_time)
         self._caption = new
@@ -283,7 +338,9 @@ class StageScene(ThreeDScene):
 
     def _fit_caption(self, caption: Mobject, text: str) -> None:
         """Keep a caption on its line: clear of the formula at the top right and
-        the frame's edge, shrunk (never below 80 %) and else wrapped in two."""
+        the frame's edge, shrunk (never below :data:`CAPTION_SHRINK`) and else
+        wrapped in two (which the stage area does not leave room for: keep
+        captions short)."""
         right = config.frame_width / 2 - FRAME_MARGIN
         formula_box = getattr(self, "_formula", None)
         if formula_box is not None and formula_box.get_bottom()[1] < caption.get_top()[1]:
@@ -291,7 +348,7 @@ class StageScene(ThreeDScene):
         room = right - caption.get_left()[0]
         if caption.width <= room:
             return
-        if caption.width * 0.8 <= room:
+        if caption.width * CAPTION_SHRINK <= room:
             caption.scale_to_fit_width(room, about_edge=UL)
             return
         words = text.split(" ")
@@ -326,14 +383,14 @@ class StageScene(ThreeDScene):
         names them where ``grid`` is not one :class:`CubeGrid`; ``sides``
         overrides where their arrows go, see :func:`guide_sides`).
         """
-        mob = tensor_label(name, shape, self.theme)
+        mob = tensor_label(name, shape, self.theme, inline=abs(np.asarray(direction)[1]) > 0)
         blocks = list(grid) if isinstance(grid, Group) else [grid]
         guides = self.panel.axes and all(isinstance(b, CubeGrid) for b in blocks)
         if guides:
             sides = sides or guide_sides(blocks[-1], direction, COLORBAR_X - 1.15)
             for block in blocks:
                 block.guide_sides = sides
-        mob.next_to(grid, direction, buff=buff + (guide_room(sides, direction) if guides else 0))
+        place_beside(self, blocks, mob, direction, buff=buff + (guide_room(sides, direction) if guides else 0))
         self.upright(mob)
         if not guides:
             return mob
@@ -353,27 +410,58 @@ class StageScene(ThreeDScene):
         return new
 
     def word_labels(self, grid: CubeGrid, words, side=LEFT, font_size: int = 18) -> Mobject:
-        """One word beside each row of ``grid`` (rows are tokens)."""
+        """One word beside each row of ``grid`` (rows are tokens), no taller
+        than its row on screen; a word wider than the room up to the stage
+        area's edge is shortened with an ellipsis."""
         labels = VGroup()
         x_axis, _, _ = grid.axis_vectors()
+        right_side = np.dot(side, RIGHT) > 0
+        left, _, right, _ = screen_box(self.camera, [grid])
+        area = self.stage_area()
+        room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
+        scale = self._row_text_scale(grid, font_size)
         for row, word in enumerate(words):
-            text = note_text(word, self.theme, font_size=font_size, color=self.theme.muted)
-            edge = grid.cell_center(row, 0 if np.dot(side, RIGHT) < 0 else grid.grid_shape[2] - 1)
-            offset = (grid.pitch / 2 + 0.12 + text.width / 2) * (x_axis if np.dot(side, RIGHT) > 0 else -x_axis)
+            text = self._fitted_word(word, font_size, scale, room)
+            edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
+            offset = (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis)
             text.move_to(edge + offset)
             labels.add(text)
         self.upright(*labels)
         return labels
 
+    def _row_text_scale(self, grid: CubeGrid, font_size: int) -> float:
+        """How much a word label must shrink to be no taller than a row on screen."""
+        if grid.grid_shape[1] < 2:
+            return 1.0
+        ends = project(self.camera, np.array([grid.cell_center(0, 0), grid.cell_center(1, 0)]))
+        row_height = float(np.linalg.norm(ends[1] - ends[0]))
+        reference = note_text("Ay", self.theme, font_size=font_size).height
+        return min(1.0, ROW_FILL * row_height / reference)
+
+    def _fitted_word(self, word: str, font_size: int, scale: float, room: float, color=None) -> Mobject:
+        """``word`` as a label scaled by ``scale``, cut with "…" to fit ``room``."""
+        def make(w):
+            return note_text(w, self.theme, font_size=font_size, color=color or self.theme.muted).scale(scale)
+        text = make(word)
+        cut = len(word)
+        while text.width > room and cut > MIN_WORD_CHARS:
+            cut = max(MIN_WORD_CHARS, min(cut - 1, int(cut * room / text.width)))
+            text = make(word[:cut].rstrip() + "…")
+        return text
+
     def column_words(self, grid: CubeGrid, words, font_size: int = 16) -> Mobject:
-        """Words above the columns of ``grid`` (columns are tokens), rotated upright."""
+        """Words above the columns of ``grid`` (columns are tokens), rotated
+        upright; no wider than a column, shortened like :meth:`word_labels`."""
         labels = VGroup()
         _, row_axis, _ = grid.axis_vectors()
+        _, _, _, top = screen_box(self.camera, [grid])
+        room = self.stage_area().top - top - WORD_GAP
+        scale = self._row_text_scale(grid, font_size)
         for col, word in enumerate(words):
-            text = note_text(word, self.theme, font_size=font_size, color=self.theme.muted)
+            text = self._fitted_word(word, font_size, scale, room)
             text.rotate(np.pi / 2)
-            top = grid.cell_center(0, col)
-            text.move_to(top - row_axis * (grid.pitch / 2 + 0.1 + text.height / 2))
+            head = grid.cell_center(0, col)
+            text.move_to(head - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
             labels.add(text)
         self.upright(*labels)
         return labels

@@ -28,10 +28,16 @@ BAR_STOPS = 13  # gradient stops along the hue circle
 
 
 def format_value(value: float) -> str:
-    """Four significant digits, no exponent for everyday sizes."""
-    if value == 0 or 1e-3 <= abs(value) < 1e5:
-        return f"{value:.4g}"
-    return f"{value:.3e}"
+    """Three significant digits; an exponent only outside 0.001 .. 99 999.
+
+    >>> [format_value(v) for v in (2.247, -6.159, 0.006069, 24.67, 7.348e-4, 0.0, 1234.5)]
+    ['2.25', '-6.16', '0.00607', '24.7', '7.35e-04', '0', '1.23e+03']
+    """
+    if value == 0:
+        return "0"
+    if 1e-3 <= abs(value) < 1e3:
+        return f"{value:.3g}"
+    return f"{value:.2e}"
 
 
 class ColorBar(VGroup):

@@ -55,10 +55,14 @@ def code_box(code: str, theme: Theme = DARK, max_width: float = 12.6) -> VGroup:
     return VGroup(panel, text)
 
 
-def tensor_label(name: str, shape, theme: Theme = DARK, font_size: int = LABEL_SIZE) -> VGroup:
-    """``name`` in bold with its shape beneath, e.g. ``Q`` over ``8×17``."""
+def tensor_label(name: str, shape, theme: Theme = DARK, font_size: int = LABEL_SIZE,
+                 inline: bool = False) -> VGroup:
+    """``name`` in bold with its shape beneath, e.g. ``Q`` over ``8×17``;
+    ``inline``: on one line, ``Q  8×17`` (above or below a block)."""
     title = Text(name, font=TEXT_FONT, font_size=font_size, weight="BOLD", color=theme.ink)
     dims = Text(shape_text(shape), font=TEXT_FONT, font_size=font_size - 4, color=theme.muted)
+    if inline:
+        return VGroup(title, dims).arrange(RIGHT, buff=0.16, aligned_edge=DOWN)
     return VGroup(title, dims).arrange(DOWN, buff=0.08)
 
 

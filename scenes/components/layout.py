@@ -15,16 +15,20 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
-from manim import UP, LaggedStart, VGroup
+from manim import Mobject
 
-from .fades import appear
-from .labels import note_text
-from .motions import FRONT_VIEW, camera_turn
+from ..engine.drawing import project_at, world_at_screen
+from .cubegrid import CubeGrid
 
-__all__ = ["StageArea", "spread_heads", "HEAD_GAP", "TAG_ROOM"]
+__all__ = ["StageArea", "screen_box", "fit_blocks", "fit_points", "place_beside", "Margins",
+           "MAX_PITCH", "LABEL_ROOM", "FIT_ROUNDS"]
+
+MAX_PITCH = 0.42  # a block of few cells does not grow beyond this (frame units per cell)
+LABEL_ROOM = 0.62  # the height a name-over-shape label takes, with its gap
+FIT_ROUNDS = 3  # perspective makes the fit slightly nonlinear: a few rounds settle it
 
 
 @dataclass(frozen=True)
@@ -48,43 +52,116 @@ class StageArea:
     def center(self) -> np.ndarray:
         return np.array([(self.left + self.right) / 2, (self.bottom + self.top) / 2, 0.0])
 
+    def inset(self, margins: "Margins") -> "StageArea":
+        """The area less room kept free on each side (for labels)."""
+        return StageArea(self.left + margins.left, self.right - margins.right,
+                         self.bottom + margins.bottom, self.top - margins.top)
 
-HEAD_GAP = (0.55, 0.45)  # between head slices: across, and down (room for the tags)
-TAG_ROOM = 0.3
+    def part(self, start: float, stop: float) -> "StageArea":
+        """The slice of the area between two fractions of its width."""
+        return replace(self, left=self.left + start * self.width, right=self.left + stop * self.width)
 
 
-def spread_heads(scene, block, columns: int = 3, scale: float = 1.0):
-    """Split a (h, r, c) block into its head slices laid out in a grid, front view.
+@dataclass(frozen=True)
+class Margins:
+    """Room kept free around fitted blocks, frame units."""
 
-    The slices grow to ``scale`` times their size, less if the grid and its
-    tags would not fit in the scene's stage area (between the caption and the
-    code panel, left of the color bar), centred in it.
+    left: float = 0.0
+    right: float = 0.0
+    bottom: float = 0.0
+    top: float = 0.0
+
+    @classmethod
+    def for_labels(cls, *directions, width: float = 0.0) -> "Margins":
+        """Room for a label on each of ``directions`` (UP, DOWN: a label's
+        height; LEFT, RIGHT: ``width``)."""
+        room = dict(left=0.0, right=0.0, bottom=0.0, top=0.0)
+        for d in directions:
+            key = {(0, 1): "top", (0, -1): "bottom", (-1, 0): "left", (1, 0): "right"}[
+                (int(np.sign(d[0])), int(np.sign(d[1])))]
+            room[key] = LABEL_ROOM if key in ("top", "bottom") else width
+        return cls(**room)
+
+
+def _grids(mobjects):
+    for mob in mobjects:
+        if isinstance(mob, CubeGrid):
+            yield mob
+        else:
+            yield from _grids(mob.submobjects)
+
+
+def screen_box(camera, mobjects, view=None) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) on the frame of the cubes of ``mobjects``
+    (their grids' visible cubes; all of a grid's cubes when none is visible
+    yet), seen from ``view`` (default: the camera's own)."""
+    points = []
+    for grid in _grids(mobjects):
+        corners = grid.cube_corners()
+        seen = grid.cube_opacity > 0.05
+        points.append((corners[seen] if seen.any() else corners).reshape(-1, 3))
+    screen = project_at(camera, np.concatenate(points), view)
+    (left, bottom), (right, top) = screen.min(axis=0), screen.max(axis=0)
+    return float(left), float(bottom), float(right), float(top)
+
+
+def fit_points(scene, points: np.ndarray, area: StageArea, view=None,
+               max_factor: float = np.inf) -> tuple[float, np.ndarray, np.ndarray]:
+    """How to scale and move world ``points`` so that, seen from ``view``,
+    they fill ``area``, centred: ``(factor, about, shift)`` meaning
+    ``p -> about + factor * (p - about) + shift``; ``factor`` at most ``max_factor``."""
+    points = np.asarray(points, float).reshape(-1, 3)
+    about = (points.min(axis=0) + points.max(axis=0)) / 2
+    factor, shift = 1.0, np.zeros(3)
+    now = points
+    for _ in range(FIT_ROUNDS):
+        screen = project_at(scene.camera, now, view)
+        (left, bottom), (right, top) = screen.min(axis=0), screen.max(axis=0)
+        f = min(area.width / max(right - left, 1e-6), area.height / max(top - bottom, 1e-6),
+                max_factor / factor)
+        now = about + f * (now - about)
+        factor, shift = factor * f, f * shift
+        screen = project_at(scene.camera, now, view)
+        seen = (screen.min(axis=0) + screen.max(axis=0)) / 2
+        depth_point = about + shift
+        step = (world_at_screen(scene.camera, area.center[:2], depth_point, view)
+                - world_at_screen(scene.camera, seen, depth_point, view))
+        now = now + step
+        shift = shift + step
+    return factor, about, shift
+
+
+def fit_blocks(scene, blocks: list[Mobject], *, margins: Margins = Margins(), view=None,
+               max_pitch: float = MAX_PITCH, area: StageArea | None = None) -> float:
+    """Scale and move ``blocks`` together (their arrangement kept) so that,
+    seen from ``view``, they fill the stage area less ``margins``, centred.
+
+    Cubes never grow beyond ``max_pitch``. Returns the scale applied.
     """
-    area = scene.stage_area()
-    room, center = (area.width, area.height), area.center
-    heads = block.grid_shape[0]
-    slices = block.split(axis=0)
-    scene.remove(block)
-    scene.add(*slices)
-    rows = int(np.ceil(heads / columns))
-    columns = min(columns, heads)
-    width, height = block.grid_shape[2] * block.pitch, block.grid_shape[1] * block.pitch
-    scale = min(scale, (room[0] - (columns - 1) * HEAD_GAP[0]) / (columns * width),
-                (room[1] - (rows - 1) * HEAD_GAP[1] - TAG_ROOM) / (rows * height))
-    width, height = width * scale, height * scale
-    center = np.asarray(center, float) - np.array([0.0, TAG_ROOM / 2, 0.0])
-    targets = []
-    for h in range(heads):
-        r, c = divmod(h, columns)
-        targets.append(center + np.array([(c - (columns - 1) / 2) * (width + HEAD_GAP[0]),
-                                          -(r - (rows - 1) / 2) * (height + HEAD_GAP[1]), 0.0]))
-    scene.play(camera_turn(scene, *FRONT_VIEW),
-               LaggedStart(*[s.animate.scale(scale).move_to(t) for s, t in zip(slices, targets)],
-                           lag_ratio=0.08), run_time=2.2)
-    tags = VGroup(*[note_text(f"head {h}", scene.theme, font_size=16, color=scene.theme.muted)
-                    .next_to(s, UP, buff=0.08) for h, s in enumerate(slices)])
-    scene.fixed(*tags)
-    scene.play(appear(tags), run_time=0.5)
-    return slices, tags
+    area = (area or scene.stage_area()).inset(margins)
+    grids = list(_grids(blocks))
+    points = np.concatenate([g.cube_corners().reshape(-1, 3) for g in grids])
+    factor, about, shift = fit_points(scene, points, area, view,
+                                      max_factor=max_pitch / max(g.pitch for g in grids))
+    for block in blocks:
+        block.scale(factor, about_point=about).shift(shift)
+    return factor
 
 
+def _center(blocks) -> np.ndarray:
+    points = np.concatenate([b.get_all_points() for b in blocks])
+    return (points.min(axis=0) + points.max(axis=0)) / 2
+
+
+def place_beside(scene, blocks, mob: Mobject, direction, buff: float = 0.2, view=None) -> Mobject:
+    """Put an upright label ``mob`` beside ``blocks`` as seen on screen (from
+    ``view``, default the camera's own): centred on that side, ``buff`` away
+    from the cubes' outline, at the blocks' depth."""
+    left, bottom, right, top = screen_box(scene.camera, blocks, view)
+    d = np.sign(np.asarray(direction, float)[:2])
+    x = (left + right) / 2 if d[0] == 0 else (right + buff + mob.width / 2 if d[0] > 0
+                                              else left - buff - mob.width / 2)
+    y = (bottom + top) / 2 if d[1] == 0 else (top + buff + mob.height / 2 if d[1] > 0
+                                              else bottom - buff - mob.height / 2)
+    mob.move_to(world_at_screen(scene.camera, (x, y), _center(blocks), view))
+    return mob

@@ -24,23 +24,26 @@ from manim import (
 
 from ..engine.drawing import view_angles
 from .cubegrid import CubeGrid
-from .labels import TEXT_FONT
+from .labels import TEXT_FONT, note_text
 from .fades import InPlace, appear, vanish
+from .layout import LABEL_ROOM, MAX_PITCH, Margins, fit_points
 
 __all__ = [
     "turn", "camera_turn", "transpose_turn", "permute_last_two", "MatmulBox", "matmul",
     "batched_results", "broadcast_copies", "mask_later_tokens", "softmax_rows", "concat_heads",
-    "add_bias_rows",
-    "MATMUL_VIEW", "FRONT_VIEW",
+    "add_bias_rows", "spread_heads",
+    "MATMUL_VIEW", "FRONT_VIEW", "HEAD_GAP", "TAG_ROOM",
 ]
 
+LABEL_CHAR = 0.17  # about the width of one bold label character (font size 22)
 FRONT_VIEW = (0.0, 0.0)
 MATMUL_VIEW = (0.62, 0.42)
 SUM_FLATTEN = 0.04
 
 
-def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, **kwargs):
-    """A rigid turn (plus an optional shift), not a straight-line morph."""
+def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: float = 1.0,
+         **kwargs):
+    """A rigid turn (plus an optional shift and growth), not a straight-line morph."""
     start = mob.copy()  # one copy: the turn is recomputed from the start pose each frame
     about = np.asarray(mob.get_center() if about_point is None else about_point, dtype=float)
     shift = np.zeros(3) if shift is None else np.asarray(shift, dtype=float)
@@ -48,6 +51,8 @@ def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, **kwarg
     def update(m, alpha):
         m.points = start.points.copy()
         m.rotate(alpha * angle, axis=np.asarray(axis, float), about_point=about)
+        if scale != 1.0:
+            m.scale(1.0 + alpha * (scale - 1.0), about_point=about)
         m.shift(alpha * shift)
 
     return InPlace(mob, update, **kwargs)
@@ -137,6 +142,25 @@ class MatmulBox:
     def right_center(self) -> np.ndarray:
         return self.origin + np.array([0.0, ((self.m - 1) / 2 + 1.6) * self.pitch, self.mid_depth])
 
+    def outline(self) -> np.ndarray:
+        """The corners (24, 3) of the three blocks' boxes: left face, top face, result."""
+        p, m, n, k = self.pitch, self.m, self.n, self.k
+        parts = ((self.left_center(), (p / 2, m * p / 2, k * p / 2)),
+                 (self.right_center(), (n * p / 2, p / 2, k * p / 2)),
+                 (self.origin, (n * p / 2, m * p / 2, p / 2)))
+        signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
+        return np.concatenate([center + signs * np.array(half) for center, half in parts])
+
+    @classmethod
+    def fitted(cls, scene, m: int, n: int, k: int, view, margins: "Margins",
+               max_pitch: float) -> "MatmulBox":
+        """The box, pitch and place, that fills the scene's stage area seen from ``view``."""
+        box = cls(np.zeros(3), m, n, k, 1.0)
+        box.origin = np.array([0.8, -0.8, (k + 1) / 2])
+        factor, about, shift = fit_points(scene, box.outline(), scene.stage_area().inset(margins),
+                                          view, max_factor=max_pitch)
+        return cls(about + factor * (box.origin - about) + shift, m, n, k, factor)
+
 
 def _place_products(products: np.ndarray, box: MatmulBox, template: CubeGrid) -> CubeGrid:
     """The (k, m, n) block of products in the box interior."""
@@ -157,12 +181,14 @@ def _collapse(scene, pieces: CubeGrid, result: CubeGrid, index, box: MatmulBox, 
 
 
 def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
-           origin=None, one_by_one: int = 2, result_range=None, caption=None,
-           view=MATMUL_VIEW, speed: float = 1.0, names=None):
+           one_by_one: int = 2, result_range=None, caption=None,
+           view=MATMUL_VIEW, speed: float = 1.0, names=None, max_pitch: float = MAX_PITCH):
     """Animate ``result = left @ right`` as the cube box of "Inside the Matrix".
 
     ``left`` (m x k) and ``right`` (k x n) are on screen at rest; they turn onto
-    the left and top faces of the box. The first ``one_by_one`` cells of row 0
+    the left and top faces of the box, which is sized and placed to fill the
+    stage area seen from ``view`` (cubes at most ``max_pitch`` apart), with
+    room for the face labels. The first ``one_by_one`` cells of row 0
     are computed one at a time, then the rest of row 0, then all other rows.
     ``names`` = (left, right, result) labels them on their faces.
     Returns the result grid (front face) and the face labels.
@@ -170,22 +196,22 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
     """
     m, k = left.values.shape[1:]
     n = right.values.shape[2]
-    pitch = left.pitch
-    if origin is None:  # centre the whole box (faces included) on the pivot of the camera
-        origin = pitch * np.array([0.8, -0.8, (k + 1) / 2])
-    box = MatmulBox(np.asarray(origin, float), m, n, k, pitch)
+    label_width = max([LABEL_CHAR * len(str(name)) for name in (names or ())] + [LABEL_CHAR * 5])
+    margins = Margins(left=label_width + 0.3, bottom=LABEL_ROOM, top=LABEL_ROOM)
+    box = MatmulBox.fitted(scene, m, n, k, view, margins, max_pitch)
     say = caption or (lambda text: None)
 
+    grow = box.pitch / left.pitch
     result = left.like(result_values, result_range,
                        dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
-    result.move_to(box.origin).set_cell_opacity(0.0)
+    result.scale(grow).move_to(box.origin).set_cell_opacity(0.0)
     scene.add(result)
 
     left_shift = box.left_center() - left.get_center()
     right_shift = box.right_center() - right.get_center()
     scene.play(
-        turn(left, PI / 2, UP, shift=left_shift),
-        turn(right, PI / 2, RIGHT, shift=right_shift),
+        turn(left, PI / 2, UP, shift=left_shift, scale=grow),
+        turn(right, PI / 2, RIGHT, shift=right_shift, scale=box.pitch / right.pitch),
         camera_turn(scene, *view),
         run_time=2.0 / speed,
     )
@@ -280,6 +306,7 @@ def mask_later_tokens(scene, grids: list[CubeGrid], theme, run_time: float = 1.4
     centre = np.mean([first.cell_center(r, c) for r, c in zip(rows, cols)], axis=0)
     mark = Text("−∞", font=TEXT_FONT, font_size=max(14, min(30, int(90 * first.pitch))), color=theme.ink)
     mark.move_to(centre + np.array([0.0, 0.0, first.cube_edge]))
+    mark.on_block = True  # it names the dark cells it lies on
     scene.upright(mark)
     scene.play(*[g.animate.mask(later) for g in grids], appear(mark), run_time=run_time)
     return mark
@@ -383,3 +410,44 @@ def add_bias_rows(scene, result: CubeGrid, bias: CubeGrid, output_values, output
                rate_func=smooth)
     scene.remove(*copies)
     return result
+
+
+HEAD_GAP = (0.55, 0.45)  # between head slices: across, and down (room for the tags)
+TAG_ROOM = 0.3
+
+
+def spread_heads(scene, block, columns: int = 3, scale: float = 1.0):
+    """Split a (h, r, c) block into its head slices laid out in a grid, front view.
+
+    The slices grow to ``scale`` times their size, less if the grid and its
+    tags would not fit in the scene's stage area (between the caption and the
+    code panel, left of the color bar), centred in it.
+    """
+    area = scene.stage_area()
+    room, center = (area.width, area.height), area.center
+    heads = block.grid_shape[0]
+    slices = block.split(axis=0)
+    scene.remove(block)
+    scene.add(*slices)
+    rows = int(np.ceil(heads / columns))
+    columns = min(columns, heads)
+    width, height = block.grid_shape[2] * block.pitch, block.grid_shape[1] * block.pitch
+    scale = min(scale, (room[0] - (columns - 1) * HEAD_GAP[0]) / (columns * width),
+                (room[1] - (rows - 1) * HEAD_GAP[1] - TAG_ROOM) / (rows * height))
+    width, height = width * scale, height * scale
+    center = np.asarray(center, float) - np.array([0.0, TAG_ROOM / 2, 0.0])
+    targets = []
+    for h in range(heads):
+        r, c = divmod(h, columns)
+        targets.append(center + np.array([(c - (columns - 1) / 2) * (width + HEAD_GAP[0]),
+                                          -(r - (rows - 1) / 2) * (height + HEAD_GAP[1]), 0.0]))
+    scene.play(camera_turn(scene, *FRONT_VIEW),
+               LaggedStart(*[s.animate.scale(scale).move_to(t) for s, t in zip(slices, targets)],
+                           lag_ratio=0.08), run_time=2.2)
+    tags = VGroup(*[note_text(f"head {h}", scene.theme, font_size=16, color=scene.theme.muted)
+                    .next_to(s, UP, buff=0.08) for h, s in enumerate(slices)])
+    scene.fixed(*tags)
+    scene.play(appear(tags), run_time=0.5)
+    return slices, tags
+
+

@@ -15,7 +15,7 @@ import numpy as np
 from ..components.cubegrid import FACES, OPAQUE, CubeGrid
 from ..components.palette import Lighting
 
-__all__ = ["project_cube_faces", "view_angles", "fill_quads", "composite", "covered_boxes",
+__all__ = ["project", "project_at", "world_at_screen", "view_rotation", "project_cube_faces", "view_angles", "fill_quads", "composite", "covered_boxes",
            "intersections", "signature", "grid_key"]
 
 
@@ -30,6 +30,11 @@ def _on_screen(camera, view: np.ndarray) -> np.ndarray:
     depth = focal - view[..., 2]
     factor = np.where(depth > 0, focal / np.maximum(depth, 1e-9), 1e6) * camera.get_zoom()
     return view[..., :2] * factor[..., None]
+
+
+def project(camera, points: np.ndarray) -> np.ndarray:
+    """World points (..., 3) on the frame (..., 2), as the camera draws them."""
+    return _on_screen(camera, _view_space(camera, np.asarray(points, float)))
 
 
 def _signed_areas(quads: np.ndarray) -> np.ndarray:
@@ -178,6 +183,33 @@ def fill_quads(ctx: cairo.Context, quads: list, colors: list) -> None:
         fill()
 
 
+def view_rotation(yaw: float, pitch: float) -> np.ndarray:
+    """The world-to-camera rotation of the view (yaw, pitch): ``Rx(pitch) . Ry(-yaw)``."""
+    cy, sy, cp, sp = np.cos(-yaw), np.sin(-yaw), np.cos(pitch), np.sin(pitch)
+    ry = np.array([[cy, 0, -sy], [0, 1, 0], [sy, 0, cy]])
+    rx = np.array([[1, 0, 0], [0, cp, -sp], [0, sp, cp]])
+    return rx @ ry
+
+
+def project_at(camera, points: np.ndarray, view: tuple[float, float] | None = None) -> np.ndarray:
+    """World points (..., 3) on the frame (..., 2) as the camera would draw
+    them from ``view`` (yaw, pitch); ``None``: from where it is now."""
+    points = np.asarray(points, float)
+    if view is None:
+        return project(camera, points)
+    return _on_screen(camera, (points - camera.frame_center) @ view_rotation(*view).T)
+
+
+def world_at_screen(camera, screen_xy, like_point, view: tuple[float, float] | None = None) -> np.ndarray:
+    """The world point drawn at ``screen_xy`` at the same depth from the camera
+    as ``like_point`` (the inverse of :func:`project_at` on that plane)."""
+    rotation = camera.get_rotation_matrix() if view is None else view_rotation(*view)
+    depth = ((np.asarray(like_point, float) - camera.frame_center) @ rotation.T)[2]
+    focal = camera.get_focal_distance()
+    xy = np.asarray(screen_xy, float)[:2] * (focal - depth) / (focal * camera.get_zoom())
+    return np.array([xy[0], xy[1], depth]) @ rotation + camera.frame_center
+
+
 def view_angles(yaw: float, pitch: float) -> dict[str, float]:
     """``set_camera_orientation`` angles for a camera that keeps world +y up.
 
@@ -190,10 +222,7 @@ def view_angles(yaw: float, pitch: float) -> dict[str, float]:
     >>> round(angles["phi"], 6), round(np.degrees(angles["theta"]), 6), round(angles["gamma"], 6)
     (0.0, -90.0, 0.0)
     """
-    cy, sy, cp, sp = np.cos(-yaw), np.sin(-yaw), np.cos(pitch), np.sin(pitch)
-    ry = np.array([[cy, 0, -sy], [0, 1, 0], [sy, 0, cy]])
-    rx = np.array([[1, 0, 0], [0, cp, -sp], [0, sp, cp]])
-    r = rx @ ry
+    r = view_rotation(yaw, pitch)
     beta = float(np.arccos(np.clip(r[2, 2], -1.0, 1.0)))
     if abs(np.sin(beta)) < 1e-9:
         alpha, gamma = float(np.arctan2(r[1, 0], r[0, 0])), 0.0

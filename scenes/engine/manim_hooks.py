@@ -40,7 +40,8 @@ from .drawing import (
 
 __all__ = [
     "CubeCamera", "CubeRenderer", "Hook", "MANIM_HOOKS", "X264_OPTIONS",
-    "abort_encoding", "frame_of", "render_options", "scene_time", "slide_class", "written_files",
+    "abort_encoding", "frame_of", "render_options", "scene_time", "screen_points", "slide_class",
+    "written_files",
     "writes_movie",
 ]
 
@@ -78,6 +79,8 @@ MANIM_HOOKS: tuple[Hook, ...] = (
     Hook("ThreeDCamera", "get_focal_distance", "call", "the perspective's focal distance"),
     Hook("ThreeDCamera", "get_zoom", "call", "the zoom factor of the projection"),
     Hook("ThreeDCamera", "project_point", "call", "a world point to frame units, with perspective"),
+    Hook("ThreeDCamera", "transform_points_pre_display", "call",
+         "a mobject's points as drawn: pinned ones untouched, upright ones about their center"),
     Hook("ThreeDCamera", "get_mobjects_to_display", "call", "the family of mobjects to draw, in order"),
     Hook("ThreeDCamera", "add_fixed_in_frame_mobjects", "call", "pins text to the screen"),
     Hook("ThreeDCamera", "add_fixed_orientation_mobjects", "call", "keeps 3D labels facing the viewer"),
@@ -187,6 +190,12 @@ def scene_time(scene) -> float:
 def frame_of(scene) -> np.ndarray:
     """The scene's current frame, RGBA uint8 (a copy)."""
     return scene.renderer.get_frame()
+
+
+def screen_points(scene, mob) -> np.ndarray:
+    """``mob``'s own points on the frame (frame units), as the camera places
+    them: pinned text as it is, upright labels about their projected center."""
+    return scene.camera.transform_points_pre_display(mob, mob.points)
 
 
 def written_files(scene) -> dict[str, Path]:

@@ -4,6 +4,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Arrow, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
+from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
 from scenes.components.fades import appear
 
 __all__ = ["TokenIds"]
@@ -20,11 +21,16 @@ class TokenIds(StageScene):
         ids = self.trace["s01_sentence"]
         words = self.cfg.sentence
 
-        column = self.tensor_grid("s01_sentence", cube_size=0.34, gap=0.06).move_to(2.4 * RIGHT + 0.1 * DOWN)
+        area = self.stage_area()
+        column = self.tensor_grid("s01_sentence")
+        fit_blocks(self, [column], area=area.part(0.66, 0.8), margins=Margins(top=LABEL_ROOM))
         spacing = column.pitch
-        word_mobs = VGroup(*[note_text(w, self.theme, font_size=24) for w in words])
+        words_right = area.left + 0.28 * area.width
+        scale = self._row_text_scale(column, 24)
+        word_mobs = VGroup(*[self._fitted_word(w, 24, scale, 0.26 * area.width, color=self.theme.ink)
+                             for w in words])
         for row, mob in enumerate(word_mobs):
-            mob.move_to([-3.6, column.cell_center(row)[1], 0]).align_to([-2.6, 0, 0], RIGHT)
+            mob.move_to([0, column.cell_center(row)[1], 0]).align_to([words_right, 0, 0], RIGHT)
 
         vocab = self.cfg.vocabulary
         dictionary = VGroup(*[
@@ -36,8 +42,13 @@ class TokenIds(StageScene):
             dictionary.add(note_text(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} unused", self.theme,
                                      font_size=16, color=self.theme.muted))
             dictionary.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
-        dictionary.move_to(0.2 * LEFT + 0.1 * DOWN)
-        dict_title = note_text("dictionary", self.theme, font_size=20).next_to(dictionary, UP, buff=0.2)
+        dict_title = note_text("dictionary", self.theme, font_size=20)
+        room = area.height - dict_title.height - 0.2
+        if dictionary.height > room:
+            dictionary.scale_to_fit_height(room)
+        middle = area.part(0.36, 0.6).center
+        dictionary.move_to(middle + DOWN * (dict_title.height + 0.2) / 2)
+        dict_title.next_to(dictionary, UP, buff=0.2)
         self.fixed(*word_mobs, dictionary, dict_title)
 
         self.step("sentence")

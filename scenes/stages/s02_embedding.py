@@ -3,6 +3,7 @@
 from manim import DOWN, LEFT, RIGHT, UP
 
 from scenes.base import StageScene
+from scenes.components.layout import LABEL_ROOM, Margins
 from scenes.components.fades import appear
 
 __all__ = ["Embedding"]
@@ -23,9 +24,12 @@ class Embedding(StageScene):
         vocab = self.cfg.vocabulary
         shared = (float(table_values.min()), float(table_values.max()))
 
-        table = self.tensor_grid("s02_embedding_table", value_range=shared).move_to(3.0 * LEFT + 0.1 * DOWN)
-        X = self.tensor_grid("s02_embedded_sentence", value_range=shared).move_to(3.2 * RIGHT + 0.1 * DOWN)
+        table = self.tensor_grid("s02_embedding_table", value_range=shared)
+        X = self.tensor_grid("s02_embedded_sentence", value_range=shared)
         names = [vocab[i] if i < len(vocab) else "(unused)" for i in range(table_values.shape[0])]
+        self.lay_out(table, X, gap=1.0, margins=Margins(
+            left=self.word_room([f"{i} {w}" for i, w in enumerate(names)]),
+            right=self.word_room(self.cfg.sentence), top=LABEL_ROOM))
         row_names = self.word_labels(table, [f"{i} {w}" for i, w in enumerate(names)])
         table_label = self.label(table, "embedding table", table_values.shape, UP)
         x_label = self.label(X, "X = embedded_sentence", x.shape, UP)

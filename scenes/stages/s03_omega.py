@@ -5,12 +5,11 @@ from manim import DOWN, LEFT, RIGHT
 from tensors import matmul_products
 
 from scenes.base import StageScene
+from scenes.components.layout import Margins
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
 from scenes.components.fades import appear, vanish
 
 __all__ = ["Omega"]
-
-RESULT_SIZE = 3.2  # height of ω in the closing shot
 
 
 class Omega(StageScene):
@@ -26,8 +25,9 @@ class Omega(StageScene):
         omega_values = self.trace["s03_omega"]
         words = self.cfg.sentence
 
-        X = self.tensor_grid("s02_embedded_sentence").move_to(3.2 * LEFT)
-        XT = self.tensor_grid("s02_embedded_sentence", transposed=True, value_range=X.value_range).move_to(2.6 * RIGHT)
+        X = self.tensor_grid("s02_embedded_sentence")
+        XT = self.tensor_grid("s02_embedded_sentence", transposed=True, value_range=X.value_range)
+        self.lay_out(X, XT)
         x_label = self.label(X, "X", x.shape)
         xt_label = self.label(XT, "Xᵀ", x.T.shape)
         self.step("operands")
@@ -43,9 +43,10 @@ class Omega(StageScene):
         self.show_colorbar("ω", omega_values)
 
         self.step("scores")
+        room = self.word_room(words, 16)
+        target = self.settled(omega, Margins(left=self.word_room(words), top=room, right=1.2))
         self.play(vanish(X), vanish(XT), vanish(labels), camera_turn(self, *FRONT_VIEW),
-                  omega.animate.move_to(0.3 * LEFT + 0.2 * DOWN).scale(RESULT_SIZE / omega.height),
-                  run_time=1.4)
+                  omega.animate.become(target), run_time=1.4)
         rows = self.word_labels(omega, words)
         cols = self.column_words(omega, words)
         title = self.label(omega, "ω", omega_values.shape, RIGHT, buff=0.5)

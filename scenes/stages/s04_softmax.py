@@ -5,10 +5,14 @@ from manim import DOWN, LEFT, UP, Create, Square, VGroup
 
 from tensors import softmax_steps
 from scenes.base import StageScene
+from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
 from scenes.components.motions import mask_later_tokens, softmax_rows
 from scenes.components.fades import appear, vanish
 
 __all__ = ["SoftmaxRows"]
+
+
+SUM_ROOM = 1.5  # right of the block: the rows' "Σ = 1.000"
 
 
 class SoftmaxRows(StageScene):
@@ -33,7 +37,9 @@ class SoftmaxRows(StageScene):
     def storyboard(self):
         scores = self.trace[self.scores_key]
         weights = self.trace[self.weights_key]
-        grid = self.tensor_grid(self.scores_key, cube_size=0.36, gap=0.07).move_to(0.6 * LEFT + 0.2 * DOWN)
+        grid = self.tensor_grid(self.scores_key)
+        fit_blocks(self, [grid], margins=Margins(left=self.word_room(self.cfg.sentence, 20),
+                                                 right=SUM_ROOM, top=LABEL_ROOM), max_pitch=0.45)
         rows = self.word_labels(grid, self.cfg.sentence, font_size=20)
         label = self.label(grid, self.scores_name, scores.shape, UP)
         self.step("scores")

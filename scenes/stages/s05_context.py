@@ -4,13 +4,15 @@ from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
+from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
 from scenes.components.labels import shape_text
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
 from scenes.components.fades import appear, vanish
 
 __all__ = ["ContextVectors", "MatmulStage"]
 
-RESULT_WIDTH, RESULT_HEIGHT = 5.2, 3.4  # the result's closing shot
+INSET_SHARE = 0.3  # of the stage area's width, right, for the inset of an earlier stage
+INSET_PITCH = 0.16
 
 
 class MatmulStage(StageScene):
@@ -35,8 +37,9 @@ class MatmulStage(StageScene):
         result_values = self.trace[self.result_key]
         left_range = (float(self.trace[self.left_key].min()), float(self.trace[self.left_key].max()))
         right_range = (float(self.trace[self.right_key].min()), float(self.trace[self.right_key].max()))
-        left = self.tensor_grid(self.left_key, self.left_transposed, value_range=left_range).move_to(3.3 * LEFT + 0.2 * DOWN)
-        right = self.tensor_grid(self.right_key, self.right_transposed, value_range=right_range).move_to(2.6 * RIGHT + 0.2 * DOWN)
+        left = self.tensor_grid(self.left_key, self.left_transposed, value_range=left_range)
+        right = self.tensor_grid(self.right_key, self.right_transposed, value_range=right_range)
+        self.lay_out(left, right)
         labels = [self.label(left, self.names[0], left_values.shape),
                   self.label(right, self.names[1], right_values.shape)]
         self.step("operands")
@@ -52,10 +55,11 @@ class MatmulStage(StageScene):
                                      caption=self.say, names=self.names)
         self.show_colorbar(self.names[2], result_values)
         self.step("result")
+        margins = Margins(left=self.word_room(self.cfg.sentence) if self.result_rows_are_tokens else 0.0,
+                          top=LABEL_ROOM,
+                          right=INSET_SHARE * self.stage_area().width if self.compare_key else 0.0)
         self.play(vanish(left), vanish(right), vanish(face_labels), camera_turn(self, *FRONT_VIEW),
-                  result.animate.move_to(0.8 * LEFT + 0.1 * DOWN).scale(
-                      min(RESULT_WIDTH / result.width, RESULT_HEIGHT / result.height)),
-                  run_time=1.4)
+                  result.animate.become(self.settled(result, margins)), run_time=1.4)
         extras = [self.label(result, self.names[2], result_values.shape, UP)]
         if self.result_rows_are_tokens:
             extras.append(self.word_labels(result, self.cfg.sentence))
@@ -67,8 +71,10 @@ class MatmulStage(StageScene):
         if not self.compare_key:
             return
         values = self.trace[self.compare_key]
-        other = self.tensor_grid(self.compare_key, cube_size=0.12, gap=0.03)
-        other.next_to(result, RIGHT, buff=1.0)
+        other = self.tensor_grid(self.compare_key)
+        area = self.stage_area()
+        fit_blocks(self, [other], area=area.part(1 - INSET_SHARE + 0.05, 1.0), max_pitch=INSET_PITCH,
+                   margins=Margins(bottom=LABEL_ROOM))
         caption = self.label(other, self.compare_name, values.shape, DOWN)
         self.play(appear(other), appear(caption))
 

@@ -4,7 +4,7 @@ from manim import DOWN
 
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
-from scenes.components.layout import spread_heads
+from scenes.components.motions import spread_heads
 from scenes.components.motions import batched_results
 from scenes.components.fades import appear, vanish
 

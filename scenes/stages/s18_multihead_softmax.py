@@ -5,7 +5,7 @@ from manim import DOWN
 from tensors import softmax_steps
 from scenes.base import StageScene
 from scenes.components.motions import mask_later_tokens, softmax_rows
-from scenes.components.layout import spread_heads
+from scenes.components.motions import spread_heads
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadSoftmax"]

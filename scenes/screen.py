@@ -1,0 +1,194 @@
+"""What a scene shows on screen, as geometry: the rules every layout keeps.
+
+A frame is checked without drawing it. Every visible thing of a scene gets
+its screen outline (frame units, the frame centred at the origin): a cube
+block the convex hull of its projected box, a text its rectangle. The rules
+are those a newcomer notices first:
+
+- nothing leaves the frame;
+- nothing but the code runs into the code panel, nothing but the color bar
+  into the color bar;
+- no two texts overlap, and no label lies on a block (a mark that names a
+  part of its block, like a causal mask's −∞, says so with ``on_block``);
+- a word label is no taller than its row (see :func:`word_fits`).
+
+Examples
+--------
+>>> a = Outline("a", "label", np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float))
+>>> b = Outline("b", "label", np.array([[0.5, 0.5], [2, 0.5], [2, 2], [0.5, 2]], float))
+>>> overlap(a, b) > 0, overlap(a, a.shifted(3.0)) > 0
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import Mobject, Text, MathTex, config
+
+from .components.cubegrid import CubeGrid
+from .engine.drawing import project
+from .engine.manim_hooks import screen_points
+
+__all__ = ["Outline", "outlines", "layout_faults", "overlap", "TOLERANCE"]
+
+TOLERANCE = 0.03  # frame units (about 2 px at 480p) two outlines may share
+VISIBLE = 0.05  # opacity below which a thing is not seen
+
+
+@dataclass(frozen=True)
+class Outline:
+    """One visible thing: what it is, its kind and its convex screen polygon."""
+
+    name: str
+    kind: str  # "block", "label", "caption", "title", "formula", "code", "colorbar"
+    polygon: np.ndarray  # (n, 2), convex, counter-clockwise
+    on_block: bool = False
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        (left, bottom), (right, top) = self.polygon.min(axis=0), self.polygon.max(axis=0)
+        return float(left), float(bottom), float(right), float(top)
+
+    def shifted(self, dx: float) -> "Outline":
+        return Outline(self.name, self.kind, self.polygon + [dx, 0.0], self.on_block)
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """Convex hull (monotone chain), counter-clockwise."""
+    pts = np.unique(np.round(points, 9), axis=0)
+    if len(pts) < 3:
+        return pts
+
+    def half(seq):
+        out = []
+        for p in seq:
+            while len(out) >= 2 and np.cross(out[-1] - out[-2], p - out[-2]) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = half(pts), half(pts[::-1])
+    return np.array(lower[:-1] + upper[:-1])
+
+
+def _rectangle(points: np.ndarray) -> np.ndarray:
+    (l, b), (r, t) = points.min(axis=0), points.max(axis=0)
+    return np.array([[l, b], [r, b], [r, t], [l, t]])
+
+
+def overlap(a: Outline, b: Outline) -> float:
+    """How deep two convex outlines overlap (0 when apart): the smallest
+    penetration along the edge normals of either (separating axes)."""
+    depth = np.inf
+    for poly in (a.polygon, b.polygon):
+        edges = np.roll(poly, -1, axis=0) - poly
+        for edge in edges:
+            normal = np.array([-edge[1], edge[0]])
+            length = np.linalg.norm(normal)
+            if length < 1e-12:
+                continue
+            normal /= length
+            pa, pb = a.polygon @ normal, b.polygon @ normal
+            depth = min(depth, min(pa.max(), pb.max()) - max(pa.min(), pb.min()))
+            if depth <= 0:
+                return 0.0
+    return float(depth)
+
+
+def _opacity(mob: Mobject) -> float:
+    if isinstance(mob, CubeGrid):
+        return float(mob.cube_opacity.max()) if mob.cube_opacity.size else 0.0
+    alphas = [a for part in mob.get_family() for a in part.get_fill_opacities()] if mob.get_family() else []
+    return float(max(alphas, default=0.0))
+
+
+def _texts(mob: Mobject):
+    """The texts in ``mob``'s family (a text's glyphs are not walked into)."""
+    if isinstance(mob, (Text, MathTex)):
+        yield mob
+        return
+    for sub in mob.submobjects:
+        yield from _texts(sub)
+
+
+def _grids(mob: Mobject):
+    if isinstance(mob, CubeGrid):
+        yield mob
+        return
+    for sub in mob.submobjects:
+        yield from _grids(sub)
+
+
+def _kind(scene, top: Mobject) -> str:
+    furniture = {id(getattr(scene, "_title", None)): "title", id(getattr(scene, "_code_box", None)): "code",
+                 id(getattr(scene, "_formula", None)): "formula", id(getattr(scene, "colorbar", None)): "colorbar"}
+    if id(top) in furniture:
+        return furniture[id(top)]
+    return "caption" if getattr(top, "is_caption", False) else "label"
+
+
+def outlines(scene) -> list[Outline]:
+    """Everything visible in ``scene`` now, as screen outlines."""
+    found = []
+    header_parts = [getattr(scene, name, None) for name in ("_title", "_code_box", "_formula")]
+    tops = [m for m in scene.mobjects if m is not None]
+    for top in tops:
+        # the header is one Group of title, code and formula
+        parts = [p for p in header_parts if p is not None and p in top.submobjects] or [top]
+        for part in parts:
+            kind = _kind(scene, part)
+            on_block = bool(getattr(part, "on_block", False))
+            if kind in ("code", "colorbar"):  # a panel: its whole rectangle
+                points = np.concatenate([screen_points(scene, m) for m in part.get_family() if len(m.points)])
+                found.append(Outline(kind, kind, _rectangle(points[:, :2])))
+                continue
+            for grid in _grids(part):
+                if _opacity(grid) < VISIBLE:
+                    continue
+                seen = grid.cube_opacity.reshape(-1) >= VISIBLE
+                corners = grid.cube_corners()[seen].reshape(-1, 3)
+                points = project(scene.camera, corners)
+                found.append(Outline(f"block {'×'.join(map(str, grid.grid_shape))}", "block", _hull(points)))
+            for text in _texts(part):
+                if _opacity(text) < VISIBLE or not len(text.get_all_points()):
+                    continue
+                points = np.concatenate([screen_points(scene, m) for m in text.get_family()
+                                         if len(m.points)])
+                name = getattr(text, "original_text", None) or getattr(text, "tex_string", "?")
+                found.append(Outline(str(name).replace("\n", " ")[:40], kind, _rectangle(points[:, :2]),
+                                     on_block or bool(getattr(text, "on_block", False))))
+    return found
+
+
+def layout_faults(scene, margin: float = 0.0) -> list[str]:
+    """Every broken rule in ``scene`` now, one line each (empty: all kept)."""
+    items = outlines(scene)
+    half_w, half_h = config.frame_width / 2 - margin, config.frame_height / 2 - margin
+    faults = []
+    for item in items:
+        left, bottom, right, top = item.box
+        if left < -half_w - TOLERANCE or right > half_w + TOLERANCE or bottom < -half_h - TOLERANCE \
+                or top > half_h + TOLERANCE:
+            faults.append(f"{item.kind} '{item.name}' leaves the frame "
+                          f"(x {left:.2f}..{right:.2f}, y {bottom:.2f}..{top:.2f})")
+    panels = [i for i in items if i.kind in ("code", "colorbar")]
+    for item in items:
+        for panel in panels:
+            if item.kind != panel.kind and overlap(item, panel) > TOLERANCE:
+                faults.append(f"{item.kind} '{item.name}' runs into the {panel.kind}")
+    texts = [i for i in items if i.kind in ("label", "caption", "title", "formula")]
+    for n, a in enumerate(texts):
+        for b in texts[n + 1:]:
+            if overlap(a, b) > TOLERANCE:
+                faults.append(f"{a.kind} '{a.name}' overlaps {b.kind} '{b.name}'")
+    blocks = [i for i in items if i.kind == "block"]
+    for text in texts:
+        if text.on_block:
+            continue
+        for block in blocks:
+            if overlap(text, block) > TOLERANCE:
+                faults.append(f"{text.kind} '{text.name}' lies on {block.name}")
+                break
+    return faults
