@@ -39,7 +39,7 @@ from tensors import AttentionConfig, compute_trace
 
 from .engine.drawing import project, view_angles
 from .engine.manim_hooks import CubeCamera, CubeRenderer, scene_time, writes_movie
-from .components.colorbar import ColorBar
+from .components.colorbar import ColorBar, format_value
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
@@ -65,7 +65,10 @@ ROW_FILL = 0.85  # a word label's height, at most, as a share of its row's
 WORD_CHAR = 0.13  # about the width of one word-label character at font size 18
 FRONT = (0.0, 0.0)  # the front view (yaw, pitch)
 MIN_WORD_CHARS = 3
-LABEL_CHAR = 0.16  # about the width of one character of a one-line block label
+MIN_WORD_SCALE = 0.5  # a word label smaller than half its size is not drawn: unreadable
+INSET_PITCH = 0.16  # an inset's cubes: small, it is only there to compare
+INSET_NOTE_ROOM = 0.3  # under an inset's label: its own color scale
+LABEL_CHAR = 0.19  # about the width of one character of a block label (font size 22, bold)
 LABEL_GAP = 0.4  # between two labels side by side  # a shortened word keeps at least this many letters before "…"
 TITLE_FORMULA_GAP = 0.4
 PAPER_FROM_STAGE = 13  # the variants differ from the multi-head part on
@@ -126,11 +129,11 @@ class StageScene(ThreeDScene):
         self._captions: list[tuple[float, str]] = []
 
     def construct(self):
-        self.step("opening")
+        # the title and code are there from the first frame; the storyboard's
+        # first step brings in the operands at once (no empty opening shot)
         if self.panel.floor:
             self.add(floor_grid(self.theme))
-        header = self.header()
-        self.play(appear(header), run_time=0.8)
+        self.add(self.header())
         self.storyboard()
         self.step("result")
         self.wait(CLOSING_HOLD)
@@ -218,24 +221,58 @@ class StageScene(ThreeDScene):
         above) are wider than the blocks. Returns the scale."""
         margins = Margins(top=LABEL_ROOM) if margins is None else margins
         label_widths = [LABEL_CHAR * len(n or "") for n in names] + [0.0] * (len(blocks) - len(names))
-        scale, gaps = 1.0, [gap] * (len(blocks) - 1)
-        for _ in range(3):  # the gaps are kept on screen, whatever the blocks' scale
+        scale, gaps, room = 1.0, [gap] * (len(blocks) - 1), margins
+        for _ in range(4):  # the gaps are kept on screen, whatever the blocks' scale
             for before, block, space in zip(blocks, blocks[1:], gaps):
-                block.next_to(before, RIGHT, buff=space / scale)
-            scale *= fit_blocks(self, list(blocks), margins=margins, view=view, max_pitch=max_pitch,
+                block.next_to(before, RIGHT, buff=space)
+            scale *= fit_blocks(self, list(blocks), margins=room, view=view, max_pitch=max_pitch,
                                 area=area)
             widths = [b - a for a, _, b, _ in (screen_box(self.camera, [blk], view) for blk in blocks)]
-            gaps = [max(gap, (label_widths[i] - widths[i]) / 2 + (label_widths[i + 1] - widths[i + 1]) / 2
-                        + LABEL_GAP) for i in range(len(blocks) - 1)]
+            overhang = [max(0.0, (lw - w) / 2) for lw, w in zip(label_widths, widths)]
+            gaps = [max(gap, overhang[i] + overhang[i + 1] + LABEL_GAP) for i in range(len(blocks) - 1)]
+            # a label wider than the first or last block needs room beyond it
+            room = Margins(left=max(margins.left, overhang[0]), right=max(margins.right, overhang[-1]),
+                           bottom=margins.bottom, top=margins.top)
         return scale
 
     def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT,
-                max_pitch: float = MAX_PITCH) -> CubeGrid:
+                max_pitch: float = MAX_PITCH, room_for=None) -> CubeGrid:
         """Where ``grid`` goes in a closing shot: a copy, fitted to the stage
-        area seen from ``view`` (front by default) less ``margins``."""
+        area seen from ``view`` (front by default) less ``margins``.
+
+        ``room_for``: a block shape that must fit as well from the same first
+        cell (what the block becomes next, e.g. turned by a transpose).
+        """
         target = grid.copy()
-        fit_blocks(self, [target], margins=margins or Margins(), view=view, max_pitch=max_pitch)
+        blocks = [target]
+        if room_for is not None:
+            ghost = grid.like(np.zeros(room_for))
+            ghost.align_cell((0, 0, 0), grid.cell_center(0, 0, 0))
+            blocks.append(ghost)
+        fit_blocks(self, blocks, margins=margins or Margins(), view=view, max_pitch=max_pitch)
         return target
+
+    def ghost(self, grid: CubeGrid, shape) -> CubeGrid:
+        """An invisible block of ``shape`` with ``grid``'s cubes at its first
+        cell: room kept for what ``grid`` will grow into."""
+        ghost = grid.like(np.zeros(shape)).set_cell_opacity(0.0)
+        ghost.align_cell((0, 0, 0), grid.cell_center(0, 0, 0))
+        return ghost
+
+    def inset(self, key: str, name: str, share: float) -> tuple[CubeGrid, Mobject]:
+        """An earlier stage's tensor ``key``, small, in the right ``share`` of
+        the stage area, for comparison: its name and its own color scale
+        beneath (its colors are not the bar's). Not yet shown."""
+        values = self.trace[key]
+        other = self.tensor_grid(key)
+        fit_blocks(self, [other], area=self.stage_area().part(1 - share + 0.04, 1.0),
+                   margins=Margins(bottom=LABEL_ROOM + INSET_NOTE_ROOM), max_pitch=INSET_PITCH)
+        label = self.label(other, name, values.shape, DOWN)
+        low, high = (format_value(v).replace("-", "−") for v in other.value_range)
+        scale = note_text(f"own colors: {low} to {high}", self.theme, font_size=15, color=self.theme.muted)
+        scale.next_to(label, DOWN, buff=0.08)
+        self.upright(scale)
+        return other, VGroup(label, scale)
 
     def word_room(self, words, font_size: int = 18) -> float:
         """The width to keep beside a block for its row words: the longest
@@ -420,6 +457,8 @@ class StageScene(ThreeDScene):
         area = self.stage_area()
         room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
         scale = self._row_text_scale(grid, font_size)
+        if scale < MIN_WORD_SCALE:  # rows too thin for any readable word
+            return labels
         for row, word in enumerate(words):
             text = self._fitted_word(word, font_size, scale, room)
             edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
@@ -457,6 +496,8 @@ class StageScene(ThreeDScene):
         _, _, _, top = screen_box(self.camera, [grid])
         room = self.stage_area().top - top - WORD_GAP
         scale = self._row_text_scale(grid, font_size)
+        if scale < MIN_WORD_SCALE:
+            return labels
         for col, word in enumerate(words):
             text = self._fitted_word(word, font_size, scale, room)
             text.rotate(np.pi / 2)

@@ -11,7 +11,7 @@ Examples
 """
 
 from .config import LIMITS, MASKS, AttentionConfig, ConfigError
-from .derive import matmul_products, softmax_steps
+from .derive import matmul_products, per_head_projection, softmax_steps
 from .trace import MASK_KEY, STAGE_KEYS, Trace, axis_names, compute_trace
 from .weights import LEAF_KEYS, Weights, load_weights
 
@@ -29,5 +29,6 @@ __all__ = [
     "compute_trace",
     "load_weights",
     "matmul_products",
+    "per_head_projection",
     "softmax_steps",
 ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["matmul_products", "softmax_steps"]
+__all__ = ["matmul_products", "softmax_steps", "per_head_projection"]
 
 
 def matmul_products(left: np.ndarray, right: np.ndarray) -> np.ndarray:
@@ -35,10 +35,33 @@ def matmul_products(left: np.ndarray, right: np.ndarray) -> np.ndarray:
 def softmax_steps(scores: np.ndarray) -> dict[str, np.ndarray]:
     """The stages of a row softmax over the last axis.
 
-    Returns ``exp`` (after subtracting each row's max, as every stable
-    softmax does; the ratio is unchanged), ``row_sums`` and ``weights``.
+    Returns the ``scores``, ``exp`` (after subtracting each row's max, as
+    every stable softmax does; the ratio is unchanged), ``row_sums`` and
+    ``weights``.
     """
     scores = np.asarray(scores, dtype=np.float64)
     exp = np.exp(scores - scores.max(axis=-1, keepdims=True))
     row_sums = exp.sum(axis=-1, keepdims=True)
-    return {"exp": exp, "row_sums": row_sums[..., 0], "weights": exp / row_sums}
+    return {"scores": scores, "exp": exp, "row_sums": row_sums[..., 0], "weights": exp / row_sums}
+
+
+def per_head_projection(flattened: np.ndarray, weight: np.ndarray, heads: int) -> dict[str, np.ndarray]:
+    """``flattened @ weight.T`` cut where the heads meet.
+
+    The columns of ``flattened`` (T x h*d_v) come in ``heads`` runs of d_v,
+    one per head; the rows of ``weight.T`` likewise. So the product is the sum
+    over heads of (head h's columns) @ (Wᵀ's rows of head h). Returns
+    ``inputs`` (h, T, d_v), ``blocks`` (h, d_v, out) and ``partials``
+    (h, T, out), whose sum over the first axis is ``flattened @ weight.T``.
+
+    >>> f, w = np.arange(8.0).reshape(2, 4), np.ones((3, 4))
+    >>> parts = per_head_projection(f, w, 2)
+    >>> bool(np.allclose(parts["partials"].sum(axis=0), f @ w.T))
+    True
+    """
+    flattened = np.asarray(flattened, dtype=np.float64)
+    weight_t = np.asarray(weight, dtype=np.float64).T
+    tokens, width = flattened.shape
+    inputs = flattened.reshape(tokens, heads, width // heads).swapaxes(0, 1)
+    blocks = weight_t.reshape(heads, width // heads, weight_t.shape[1])
+    return {"inputs": inputs, "blocks": blocks, "partials": inputs @ blocks}

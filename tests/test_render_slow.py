@@ -79,7 +79,7 @@ def test_sections_and_subtitles(tmp_path):
     out = tmp_path / "videos"
     render_cli("6", "--sections", "--out-dir", out)
     index = json.loads((out / "06_projections_sections" / "06_projections.json").read_text())
-    assert [s["name"] for s in index] == ["opening", "matrices", "shapes", "result"]
+    assert [s["name"] for s in index] == ["matrices", "shapes", "result"]
     for section in index:
         assert (out / "06_projections_sections" / section["video"]).exists()
     images, fps = frames(out / "06_projections.mp4")
@@ -113,13 +113,13 @@ def test_slides_and_html_deck(tmp_path):
     result = render_cli("6", "--slides", "--out-dir", out)
     assert result.stdout.split()[-1] == str(out / "attention_cubes_slides.html")
     presentation = json.loads((out / "slides" / "ProjectionMatrices.json").read_text())
-    # one slide per step of the scene: opening, matrices, shapes, result
-    assert len(presentation["slides"]) == 4
+    # one slide per step of the scene: matrices, shapes, result
+    assert len(presentation["slides"]) == 3
     for slide in presentation["slides"]:
         assert (out / slide["file"]).exists()  # paths relative to the slides' parent folder
     deck = (out / "attention_cubes_slides.html").read_text()
     assets = sorted((out / "attention_cubes_slides_assets").iterdir())
-    assert len(assets) == 4 and all(a.name in deck for a in assets)
+    assert len(assets) == 3 and all(a.name in deck for a in assets)
     assert not list(out.glob(".work-*"))
 
 
@@ -133,11 +133,10 @@ def test_a_still_per_section(tmp_path):
     folder = out / "06_projections_sections"
     index = json.loads((folder / "06_projections.json").read_text())
     assert [s["still"] for s in index] == [
-        "06_projections_01_opening.png", "06_projections_02_matrices.png",
-        "06_projections_03_shapes.png", "06_projections_04_result.png"]
+        "06_projections_01_matrices.png", "06_projections_02_shapes.png", "06_projections_03_result.png"]
     stills = [np.array(Image.open(folder / s["still"]).convert("RGB")).astype(int) for s in index]
     assert all(s.shape == (480, 854, 3) for s in stills)
-    assert np.abs(stills[1] - stills[2]).mean() > 1.0  # each step looks different
+    assert np.abs(stills[0] - stills[1]).mean() > 1.0  # each step looks different
     final = np.array(Image.open(out / "06_projections.png").convert("RGB")).astype(int)
     assert np.abs(final - stills[-1]).mean() < 2.0  # the last step ends on the final frame
     assert not list(folder.glob("*.mp4"))

@@ -23,7 +23,7 @@ def rgb_to_hex(rgb) -> str:
 
 BAR_HEIGHT = 3.6
 BAR_WIDTH = 0.26
-TITLE_MAX_WIDTH = 1.3
+TITLE_MAX_WIDTH = 1.5
 BAR_STOPS = 13  # gradient stops along the hue circle
 
 
@@ -38,6 +38,20 @@ def format_value(value: float) -> str:
     if 1e-3 <= abs(value) < 1e3:
         return f"{value:.3g}"
     return f"{value:.2e}"
+
+
+def two_lines(name: str) -> str:
+    r"""``name`` broken in two where a break reads best: after an underscore or
+    before a space, nearest the middle.
+
+    >>> two_lines("multihead_U_query"), two_lines("exp, each row ÷ its max")
+    ('multihead_\nU_query', 'exp, each row\n÷ its max')
+    """
+    cuts = [i + 1 for i, c in enumerate(name) if c == "_"] + [i for i, c in enumerate(name) if c == " "]
+    if not cuts:
+        return name
+    cut = min(cuts, key=lambda i: abs(i - len(name) / 2))
+    return name[:cut].rstrip() + "\n" + name[cut:].lstrip()
 
 
 class ColorBar(VGroup):
@@ -64,6 +78,9 @@ class ColorBar(VGroup):
         low = Text(format_value(self.value_range[0]), font=TEXT_FONT, font_size=18,
                    color=theme.ink).next_to(frame, DOWN, buff=0.1)
         title = Text(name, font=TEXT_FONT, font_size=18, color=theme.muted)
+        if title.width > TITLE_MAX_WIDTH:  # two lines before it shrinks
+            title = Text(two_lines(name), font=TEXT_FONT, font_size=18, color=theme.muted,
+                         line_spacing=0.8)
         if title.width > TITLE_MAX_WIDTH:
             title.scale_to_fit_width(TITLE_MAX_WIDTH)
         title.next_to(high, UP, buff=0.1)

@@ -29,6 +29,7 @@ TITLE_SIZE = 30
 CODE_SIZE = 20
 LABEL_SIZE = 22
 NOTE_SIZE = 22
+FORMULA_SIZE = 40  # a formula's letters ~17 px high at 480p, its subscripts ~12
 
 
 def shape_text(shape) -> str:
@@ -85,7 +86,7 @@ def note_text(text: str, theme: Theme = DARK, font_size: int = NOTE_SIZE, color=
                 line_spacing=0.9)
 
 
-def formula(tex: str, theme: Theme = DARK, font_size: int = 30) -> MathTex:
+def formula(tex: str, theme: Theme = DARK, font_size: int = FORMULA_SIZE) -> MathTex:
     return MathTex(tex, font_size=font_size, color=theme.ink)
 
 

@@ -23,19 +23,20 @@ from manim import (
 )
 
 from ..engine.drawing import view_angles
+from .colorbar import format_value
 from .cubegrid import CubeGrid
 from .labels import TEXT_FONT, note_text
 from .fades import InPlace, appear, vanish
-from .layout import LABEL_ROOM, MAX_PITCH, Margins, fit_points
+from .layout import LABEL_ROOM, MAX_PITCH, Margins, fit_blocks, fit_points, place_beside
 
 __all__ = [
     "turn", "camera_turn", "transpose_turn", "permute_last_two", "MatmulBox", "matmul",
-    "batched_results", "broadcast_copies", "mask_later_tokens", "softmax_rows", "concat_heads",
-    "add_bias_rows", "spread_heads",
+    "batched_matmul", "reveal_heads", "cell_arithmetic", "number_text", "row_numbers", "broadcast_copies", "mask_later_tokens", "softmax_rows",
+    "add_bias_rows", "spread_heads", "grid_of_blocks", "head_columns", "head_tags",
     "MATMUL_VIEW", "FRONT_VIEW", "HEAD_GAP", "TAG_ROOM",
 ]
 
-LABEL_CHAR = 0.17  # about the width of one bold label character (font size 22)
+LABEL_CHAR = 0.19  # about the width of one bold label character (font size 22)
 FRONT_VIEW = (0.0, 0.0)
 MATMUL_VIEW = (0.62, 0.42)
 SUM_FLATTEN = 0.04
@@ -234,13 +235,17 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
         scene.play(appear(pieces), run_time=0.6 * run_time)
         _collapse(scene, pieces, result, index, box, 0.8 * run_time)
 
+    result_name = (names[2] if names and names[2] else "result")
     for j in range(min(one_by_one, n)):
         cell_step(0, j, (0, 0, j),
-                  f"row 1 · column {j + 1}: {k} products side by side, summed into one cube",
+                  f"row 0 · column {j}: {k} products side by side, summed into one cube",
                   1.6 / speed)
+        if j == 0:  # the true arithmetic of the first cell, from the trace
+            say(cell_arithmetic(result_name, left.values[0, 0], right.values[0, :, 0], result_values[0, 0]))
+            scene.wait(1.6 / speed)
     if one_by_one < n:
         cell_step(0, slice(one_by_one, n), (0, 0, slice(one_by_one, n)),
-                  "the rest of row 1: the same row against every column", 1.4 / speed)
+                  "the rest of row 0: the same row against every column", 1.4 / speed)
     if m > 1:
         cell_step(slice(1, m), slice(None), (0, slice(1, m)),
                   "all the remaining rows at once", 1.4 / speed)
@@ -248,17 +253,72 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
     return result, labels
 
 
-def batched_results(scene, operands: list[CubeGrid], result: CubeGrid, run_time: float = 2.4):
-    """Per-head results appear slice by slice while the matching slices light up."""
-    heads = result.grid_shape[0]
-    result.set_cell_opacity(0.0)
-    scene.add(result)
-    per_head = run_time / heads
-    for h in range(heads):
-        scene.play(*[op.animate.highlight((h,)) for op in operands],
-                   result.animate.set_cell_opacity(1.0, (h,)), run_time=per_head)
-    scene.play(*[op.animate.clear_highlight() for op in operands], run_time=0.3)
-    return result
+def number_text(value: float) -> str:
+    """A number as a caption shows it: 2 decimals, a true minus, negatives in brackets."""
+    text = f"{value:.2f}".replace("-", "−")
+    return f"({text})" if value < 0 else text
+
+
+def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float, terms: int = 3) -> str:
+    """``name[0, 0] = a·b + c·d + … = total``: the first terms of one cell's
+    dot product (its row of the left operand, its column of the right).
+
+    >>> cell_arithmetic("ω", np.array([0.5, -1.0, 2.0, 1.0]), np.array([0.5, 1.5, 1.0, 0.0]), 0.75)
+    'ω[0, 0] = 0.50·0.50 + (−1.00)·1.50 + 2.00·1.00 + … = 0.75'
+    """
+    shown = " + ".join(f"{number_text(a)}·{number_text(b)}" for a, b in zip(row[:terms], column[:terms]))
+    more = " + …" if len(row) > terms else ""
+    return f"{name}[0, 0] = {shown}{more} = {number_text(total)}"
+
+
+def batched_matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products_head0, *,
+                   names, caption=None, result_range=None, speed: float = 1.4) -> CubeGrid:
+    """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
+
+    Head 0's slices leave their blocks (the other heads fade out) and go
+    through the matmul box cell by cell; then the other heads' results stack
+    up behind head 0's, one slice per head, along the head axis.
+    ``names`` = (left, right, result) of the whole 3D tensors. Returns the
+    3D result block (in the box's place, the camera at the matmul view).
+    """
+    say = caption or (lambda text: None)
+    heads = left.grid_shape[0]
+    left_slices, right_slices = left.split(axis=0), right.split(axis=0)
+    scene.remove(left, right)
+    scene.add(*left_slices, *right_slices)
+    rest = left_slices[1:] + right_slices[1:]
+    m, k = left.grid_shape[1:]
+    n = right.grid_shape[2]
+    if rest:
+        say(f"head 0 first: one ordinary {m}×{k} · {k}×{n} matmul")
+        scene.play(*[vanish(s) for s in rest], run_time=0.6)
+    value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
+    left_name, right_name, result_name = names
+    head0, labels = matmul(scene, left_slices[0], right_slices[0], result_values[0], products_head0,
+                           one_by_one=1, result_range=value_range, caption=say, speed=speed,
+                           names=(f"{left_name}[0]", f"{right_name}[0]", f"{result_name}[0]"))
+    block = head0.like(result_values, value_range, dims=("heads",) + tuple(head0.dims[1:]))
+    block.align_cell((0, 0, 0), head0.cell_center(0, 0))
+    block.set_cell_opacity(0.0).set_cell_opacity(1.0, (0,))
+    scene.play(vanish(left_slices[0]), vanish(right_slices[0]), vanish(labels), run_time=0.5)
+    scene.remove(head0)
+    scene.add(block)
+    if heads > 1:
+        say(f"heads 1 to {heads - 1}: the same matmul with their own slices, all at once")
+        scene.play(reveal_heads(block), run_time=min(2.4, 0.4 * heads))
+    return block
+
+
+def reveal_heads(block: CubeGrid, first: int = 1) -> InPlace:
+    """Heads ``first`` .. h-1 of a block appear one after the other (from transparent)."""
+    heads = block.grid_shape[0]
+    count = max(heads - first, 1)
+
+    def update(grid, alpha):
+        for h in range(first, heads):
+            grid.set_cell_opacity(float(np.clip(alpha * count - (h - first), 0.0, 1.0)), (h,))
+
+    return InPlace(block, update)
 
 
 def broadcast_copies(scene, grid: CubeGrid, copies: int, counter_at, theme,
@@ -339,14 +399,29 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         scene.upright(text)
         return text
 
-    for h, row in explicit_rows:
+    scores = np.asarray(steps["scores"]).reshape(exp.shape)
+    bar = getattr(scene, "colorbar_swap", lambda name, values: [])
+    for number, (h, row) in enumerate(explicit_rows):
         index = (h, row)
         row_exp = exp[h, row]
-        say("exp(score): all positive, the largest grows fastest")
         scene.play(grid.animate.highlight(index), run_time=0.4 * run_time)
-        scene.play(grid.animate.paint(index, row_exp, (0.0, float(row_exp.max()))), run_time=0.8 * run_time)
-        say("÷ row sum: the row now adds up to 1")
-        anims = [grid.animate.paint(index, weights[h, row], weights_range)]
+        if number == 0:  # the true numbers of the first row, from the trace
+            say(row_numbers(f"row {row}: scores", scores[h, row]))
+            scene.wait(1.2 * run_time)
+            true_exp = np.exp(scores[h, row])
+            say(row_numbers("exp(score)", true_exp, total="sum"))
+        else:
+            say("exp(score): all positive, the largest grows fastest")
+        # the exponentials on their own scale: which entries grow
+        scene.play(grid.animate.paint(index, row_exp, (0.0, float(row_exp.max()))),
+                   *bar(f"exp, row {row} (÷ its max)", (0.0, 1.0)), run_time=0.8 * run_time)
+        if number == 0:
+            scene.wait(1.2 * run_time)
+            say(row_numbers("÷ the sum: weights", weights[h, row], total="Σ"))
+        else:
+            say("÷ row sum: the row now adds up to 1")
+        anims = [grid.animate.paint(index, weights[h, row], weights_range),
+                 *bar("weights", weights_range)]
         if sum_labels and h == 0:
             label = sum_label(h, row)
             labels.add(label)
@@ -362,7 +437,7 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         scene.play(grid.animate.clear_highlight(), run_time=0.3 * run_time)
         row_max = exp.max(axis=-1, keepdims=True)
         scene.play(grid.animate.paint((heads, rows), (exp / row_max)[heads, rows], (0.0, 1.0)),
-                   run_time=0.8 * run_time)
+                   *bar("exp, each row ÷ its max", (0.0, 1.0)), run_time=0.8 * run_time)
         anims = [grid.animate.paint((heads, rows), weights[heads, rows], weights_range), *finish()]
         if sum_labels:
             new = [sum_label(h, r) for h, r in rest if h == 0]
@@ -375,24 +450,17 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
     return labels
 
 
-def concat_heads(scene, block: CubeGrid, head_gap: float, run_time: float = 3.0):
-    """The head slices of a (h, T, d_v) block slide side by side into one T x (h·d_v) row.
+def row_numbers(what: str, values: np.ndarray, total: str | None = None, shown: int = 3) -> str:
+    """``what: a, b, c, …`` (3 significant digits) and, with ``total``, the row's sum.
 
-    Returns the slices in their new places (a visible gap between heads) and
-    their centers.
+    >>> row_numbers("exp(score)", np.array([2.0, 0.5, 0.25, 0.25]), total="sum")
+    'exp(score): 2, 0.5, 0.25, … sum = 3'
     """
-    heads, rows, cols = block.grid_shape
-    slices = block.split(axis=0)
-    scene.remove(block)
-    scene.add(*slices)
-    width = cols * block.pitch
-    total = heads * width + (heads - 1) * head_gap
-    start = block.get_center() + LEFT * (total / 2 - width / 2)
-    start[2] = block.cell_center(0, 0, 0)[2]
-    targets = [start + RIGHT * h * (width + head_gap) for h in range(heads)]
-    scene.play(LaggedStart(*[s.animate.move_to(t) for s, t in zip(slices, targets)], lag_ratio=0.15),
-               run_time=run_time)
-    return slices, targets
+    values = np.asarray(values, float)
+    parts = ", ".join(format_value(v).replace("-", "−") for v in values[:shown])
+    more = ", …" if len(values) > shown else ""
+    tail = f" {total} = {format_value(float(values.sum()))}" if total else ""
+    return f"{what}: {parts}{more}{tail}"
 
 
 def add_bias_rows(scene, result: CubeGrid, bias: CubeGrid, output_values, output_range,
@@ -412,42 +480,64 @@ def add_bias_rows(scene, result: CubeGrid, bias: CubeGrid, output_values, output
     return result
 
 
-HEAD_GAP = (0.55, 0.45)  # between head slices: across, and down (room for the tags)
+HEAD_GAP = (0.55, 0.45)  # between head slices on screen: across, and down (room for the tags)
 TAG_ROOM = 0.3
 
 
-def spread_heads(scene, block, columns: int = 3, scale: float = 1.0):
-    """Split a (h, r, c) block into its head slices laid out in a grid, front view.
+def grid_of_blocks(scene, blocks, columns: int, gap=HEAD_GAP, view=FRONT_VIEW, margins=None,
+                   max_pitch: float = MAX_PITCH, area=None) -> None:
+    """Lay ``blocks`` out in rows of ``columns`` (row-major), ``gap`` apart
+    on screen, and fit them to the stage area seen from ``view``."""
+    margins = margins or Margins(top=TAG_ROOM)
+    scale = 1.0
+    columns = max(1, min(columns, len(blocks)))
+    rows = int(np.ceil(len(blocks) / columns))
+    for _ in range(2):  # the gaps are kept on screen, whatever the blocks' scale
+        width = max(b.width for b in blocks) + gap[0] / scale
+        height = max(b.height for b in blocks) + gap[1] / scale
+        for n, block in enumerate(blocks):
+            r, c = divmod(n, columns)
+            block.move_to([(c - (columns - 1) / 2) * width, -(r - (rows - 1) / 2) * height, 0.0])
+        scale *= fit_blocks(scene, list(blocks), margins=margins, view=view, max_pitch=max_pitch,
+                            area=area)
 
-    The slices grow to ``scale`` times their size, less if the grid and its
-    tags would not fit in the scene's stage area (between the caption and the
-    code panel, left of the color bar), centred in it.
+
+def head_columns(heads: int, width: float, height: float, area) -> int:
+    """How many head slices per row use the stage area best (the largest slices)."""
+    def size(columns):
+        rows = int(np.ceil(heads / columns))
+        return min((area.width - (columns - 1) * HEAD_GAP[0]) / (columns * width),
+                   (area.height - TAG_ROOM - (rows - 1) * HEAD_GAP[1]) / (rows * height))
+    return max(range(1, heads + 1), key=size)
+
+
+def head_tags(scene, slices, font_size: int = 16) -> VGroup:
+    """"head h" over each slice (pinned to the screen), not yet shown."""
+    tags = VGroup(*[note_text(f"head {h}", scene.theme, font_size=font_size, color=scene.theme.muted)
+                    for h in range(len(slices))])
+    for tag, piece in zip(tags, slices):
+        place_beside(scene, [piece], tag, UP, buff=0.08, view=FRONT_VIEW)
+    scene.fixed(*tags)
+    return tags
+
+
+def spread_heads(scene, block, columns: int | None = None, run_time: float = 2.2):
+    """Split a (h, r, c) block into its head slices laid out in a grid, front
+    view, as large as the stage area allows; "head h" over each.
+
+    Returns the slices and their tags (shown).
     """
-    area = scene.stage_area()
-    room, center = (area.width, area.height), area.center
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     scene.remove(block)
     scene.add(*slices)
-    rows = int(np.ceil(heads / columns))
-    columns = min(columns, heads)
-    width, height = block.grid_shape[2] * block.pitch, block.grid_shape[1] * block.pitch
-    scale = min(scale, (room[0] - (columns - 1) * HEAD_GAP[0]) / (columns * width),
-                (room[1] - (rows - 1) * HEAD_GAP[1] - TAG_ROOM) / (rows * height))
-    width, height = width * scale, height * scale
-    center = np.asarray(center, float) - np.array([0.0, TAG_ROOM / 2, 0.0])
-    targets = []
-    for h in range(heads):
-        r, c = divmod(h, columns)
-        targets.append(center + np.array([(c - (columns - 1) / 2) * (width + HEAD_GAP[0]),
-                                          -(r - (rows - 1) / 2) * (height + HEAD_GAP[1]), 0.0]))
+    targets = [s.copy() for s in slices]
+    if columns is None:
+        columns = head_columns(heads, slices[0].grid_shape[2], slices[0].grid_shape[1], scene.stage_area())
+    grid_of_blocks(scene, targets, columns)
     scene.play(camera_turn(scene, *FRONT_VIEW),
-               LaggedStart(*[s.animate.scale(scale).move_to(t) for s, t in zip(slices, targets)],
-                           lag_ratio=0.08), run_time=2.2)
-    tags = VGroup(*[note_text(f"head {h}", scene.theme, font_size=16, color=scene.theme.muted)
-                    .next_to(s, UP, buff=0.08) for h, s in enumerate(slices)])
-    scene.fixed(*tags)
+               LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.08),
+               run_time=run_time)
+    tags = head_tags(scene, slices)
     scene.play(appear(tags), run_time=0.5)
     return slices, tags
-
-

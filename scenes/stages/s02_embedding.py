@@ -5,6 +5,7 @@ from manim import DOWN, LEFT, RIGHT, UP
 from scenes.base import StageScene
 from scenes.components.layout import LABEL_ROOM, Margins
 from scenes.components.fades import appear
+from scenes.components.labels import shape_text
 
 __all__ = ["Embedding"]
 
@@ -27,7 +28,9 @@ class Embedding(StageScene):
         table = self.tensor_grid("s02_embedding_table", value_range=shared)
         X = self.tensor_grid("s02_embedded_sentence", value_range=shared)
         names = [vocab[i] if i < len(vocab) else "(unused)" for i in range(table_values.shape[0])]
-        self.lay_out(table, X, gap=1.0, margins=Margins(
+        self.lay_out(table, X, gap=1.0, names=(f"embedding table {shape_text(table_values.shape)}",
+                                               f"X = embedded_sentence {shape_text(x.shape)}"),
+                     margins=Margins(
             left=self.word_room([f"{i} {w}" for i, w in enumerate(names)]),
             right=self.word_room(self.cfg.sentence), top=LABEL_ROOM))
         row_names = self.word_labels(table, [f"{i} {w}" for i, w in enumerate(names)])

@@ -29,6 +29,7 @@ class SoftmaxRows(StageScene):
     weights_key = "s04_attention_weights"
     scores_name = "ω"
     weights_name = "A (attention weights)"
+    inset_share = 0.0  # of the stage area's width, right, kept for an inset of an earlier stage
 
     def show_scores(self, grid):
         """Hook: stage 11 scales the scores first."""
@@ -38,8 +39,9 @@ class SoftmaxRows(StageScene):
         scores = self.trace[self.scores_key]
         weights = self.trace[self.weights_key]
         grid = self.tensor_grid(self.scores_key)
+        inset = self.inset_share * self.stage_area().width
         fit_blocks(self, [grid], margins=Margins(left=self.word_room(self.cfg.sentence, 20),
-                                                 right=SUM_ROOM, top=LABEL_ROOM), max_pitch=0.45)
+                                                 right=SUM_ROOM + inset, top=LABEL_ROOM), max_pitch=0.45)
         rows = self.word_labels(grid, self.cfg.sentence, font_size=20)
         label = self.label(grid, self.scores_name, scores.shape, UP)
         self.step("scores")

@@ -4,7 +4,7 @@ from manim import DOWN, LEFT, RIGHT, UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
+from scenes.components.layout import LABEL_ROOM, Margins
 from scenes.components.labels import shape_text
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
 from scenes.components.fades import appear, vanish
@@ -12,7 +12,6 @@ from scenes.components.fades import appear, vanish
 __all__ = ["ContextVectors", "MatmulStage"]
 
 INSET_SHARE = 0.3  # of the stage area's width, right, for the inset of an earlier stage
-INSET_PITCH = 0.16
 
 
 class MatmulStage(StageScene):
@@ -70,12 +69,7 @@ class MatmulStage(StageScene):
     def compare(self, result):
         if not self.compare_key:
             return
-        values = self.trace[self.compare_key]
-        other = self.tensor_grid(self.compare_key)
-        area = self.stage_area()
-        fit_blocks(self, [other], area=area.part(1 - INSET_SHARE + 0.05, 1.0), max_pitch=INSET_PITCH,
-                   margins=Margins(bottom=LABEL_ROOM))
-        caption = self.label(other, self.compare_name, values.shape, DOWN)
+        other, caption = self.inset(self.compare_key, self.compare_name, INSET_SHARE)
         self.play(appear(other), appear(caption))
 
 

@@ -5,6 +5,7 @@ from manim import DOWN, RIGHT
 from scenes.stages.s04_softmax import SoftmaxRows
 from scenes.components.fades import appear
 
+
 __all__ = ["ScaledSoftmax"]
 
 
@@ -20,18 +21,20 @@ class ScaledSoftmax(SoftmaxRows):
     masked_key = "s11_masked_scaled_omegas"
     weights_key = "s11_attention_weights"
     scores_name = "ω"
+    inset_share = 0.24
 
     def show_scores(self, grid):
         scaled = self.trace["s11_scaled_omegas"]
-        self.say(f"÷ √d_k = √{self.cfg.d_k}: colors kept on ω's scale, so every cube moves to the middle")
-        self.play(grid.animate.recolor(scaled, grid.value_range), run_time=1.5)
+        self.step("scale")
+        root = self.cfg.d_k ** 0.5
+        self.say(f"÷ √d_k = √{self.cfg.d_k} = {root:.3g}: every score {root:.3g}× smaller, the same pattern")
+        self.play(grid.animate.recolor(scaled), *self.colorbar_swap(f"ω / √{self.cfg.d_k}", scaled),
+                  run_time=1.5)
+        self.wait(0.8)
         return scaled
 
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)
-        basic = self.trace["s04_attention_weights"]
-        other = self.tensor_grid("s04_attention_weights", cube_size=0.13, gap=0.03)
-        other.next_to(grid, RIGHT, buff=1.4 + self.guide_room(grid, RIGHT))
-        label = self.label(other, "stage 4", basic.shape, DOWN, sides=("bottom", "right"))
+        other, label = self.inset("s04_attention_weights", "stage 4: A", self.inset_share)
         self.say("compare stage 4: the projections (random here) and ÷√d_k give other weights")
         self.play(appear(other), appear(label))

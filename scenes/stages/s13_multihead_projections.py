@@ -1,11 +1,12 @@
 """Stage 13: the multi-head projection tensors, the head axis in depth."""
 
-from manim import DOWN, UP, LaggedStart, VGroup
+from manim import DOWN
 
 from scenes.base import StageScene
-from scenes.components.labels import note_text, shape_text
-from scenes.components.motions import camera_turn
-from scenes.components.fades import appear
+from scenes.components.labels import shape_text
+from scenes.components.layout import LABEL_ROOM, Margins
+from scenes.components.motions import spread_heads
+from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadProjections"]
 
@@ -14,7 +15,7 @@ class MultiheadProjections(StageScene):
     number = 13
     slug = "multihead_projections"
     title = "Multi-head projection tensors"
-    summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth; the camera turns to count them"
+    summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth; the query block's heads pulled apart"
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"
             "multihead_U_key = torch.rand(h, d_k, d); multihead_U_value = torch.rand(h, d_v, d)")
     paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) cut into h = {heads} blocks\n"
@@ -25,11 +26,10 @@ class MultiheadProjections(StageScene):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
         names = ("multihead_U_query", "multihead_U_key", "multihead_U_value")
         heads = self.cfg.heads
-        blocks = [self.tensor_grid(k, cube_size=0.12, gap=0.03) for k in keys]
-        for block, x in zip(blocks, (-4.0, -0.4, 3.2)):
-            block.move_to([x, -0.3, -0.6])
-        labels = [self.label(b, n.replace("multihead_", ""), self.trace[k].shape, DOWN, buff=0.3)
-                  for b, n, k in zip(blocks, names, keys)]
+        blocks = [self.tensor_grid(k) for k in keys]
+        self.lay_out(*blocks, names=[f"{n} {shape_text(self.trace[k].shape)}" for n, k in zip(names, keys)],
+                     gap=0.8, margins=Margins(bottom=LABEL_ROOM))
+        labels = [self.label(b, n, self.trace[k].shape, DOWN) for b, n, k in zip(blocks, names, keys)]
         self.step("blocks")
         if self.paper(self.cfg):
             d = self.cfg.d
@@ -38,21 +38,13 @@ class MultiheadProjections(StageScene):
         else:
             self.say(f"one projection matrix per head, stacked along a new first axis: h = {heads}")
         self.play(*[appear(b) for b in blocks], *[appear(l) for l in labels], run_time=1.2)
-        self.show_colorbar("U_query", self.trace[keys[0]])
+        self.show_colorbar(names[0], self.trace[keys[0]])
 
-        self.step("orbit")
-        self.say(f"turn to the side: {heads} slices, one per head, in depth")
-        counter = VGroup()
-        for h in range(heads):
-            text = note_text(str(h), self.theme, font_size=16, color=self.theme.accent)
-            text.move_to(blocks[0].cell_center(0, 0, h) + 0.3 * UP)
-            counter.add(text)
-        self.upright(*counter)
-        self.play(camera_turn(self, 1.05, 0.3), run_time=2.4)
-        self.play(LaggedStart(*map(appear, counter), lag_ratio=0.2), run_time=1.2)
+        self.step("heads")
         q, k, v = (self.trace[key].shape[1:] for key in keys)
+        self.say(f"{names[0]} pulled apart along its first axis: {heads} slices of {shape_text(q)}")
+        self.play(*[vanish(b) for b in blocks[1:]], *map(vanish, labels), run_time=0.6)
+        spread_heads(self, blocks[0])
         self.say(f"each head has its own {shape_text(q)} query, {shape_text(k)} key "
                  f"and {shape_text(v)} value matrix")
         self.wait(1.0)
-        self.play(camera_turn(self, *self.view), counter.animate.set_opacity(0.0), run_time=2.0)
-        self.remove(counter)

@@ -1,9 +1,14 @@
 """Stages 14-16: multi-head Q, K, V by broadcasting Xᵀ across the heads."""
 
-from manim import DOWN
+import numpy as np
+from manim import DOWN, UP, Dot
 
+from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.motions import batched_results, broadcast_copies, permute_last_two
+from scenes.engine.drawing import project
+from scenes.components.labels import shape_text
+from scenes.components.layout import LABEL_ROOM, Margins, place_beside
+from scenes.components.motions import batched_matmul, broadcast_copies, camera_turn, permute_last_two
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadQueries", "MultiheadProjectionStage"]
@@ -25,40 +30,50 @@ class MultiheadProjectionStage(StageScene):
         x = self.trace["s02_embedded_sentence"]
         before = self.trace[self.before_key]
         heads = self.cfg.heads
-        size = dict(cube_size=0.11, gap=0.028)
-        weight = self.tensor_grid(self.weight_key, **size).move_to([-4.0, 0.1, 0])
-        xt = self.tensor_grid("s02_embedded_sentence", transposed=True, **size).move_to([-0.6, 0.1, 0])
-        xt.align_cell((0, 0, 0), [xt.cell_center(0, 0)[0], weight.cell_center(0, 0, 0)[1], weight.cell_center(0, 0, 0)[2]])
-        w_label = self.label(weight, self.weight_name, u.shape, DOWN, buff=0.45)
-        x_label = self.label(xt, "Xᵀ", x.T.shape, DOWN, buff=0.35)
+        weight = self.tensor_grid(self.weight_key)
+        xt = self.tensor_grid("s02_embedded_sentence", transposed=True)
+        # room for what Xᵀ becomes: one copy per head, along the head axis
+        stack_room = xt.like(np.zeros((heads,) + x.T.shape))
+        w_text, x_text = f"{self.weight_name} {shape_text(u.shape)}", f"Xᵀ broadcast {shape_text((heads,) + x.T.shape)}"
+        self.lay_out(weight, stack_room, names=(w_text, x_text), gap=1.4,
+                     margins=Margins(bottom=LABEL_ROOM, top=LABEL_ROOM))
+        xt.scale(stack_room.pitch / xt.pitch).align_cell((0, 0, 0), stack_room.cell_center(0, 0, 0))
+        w_label = self.label(weight, self.weight_name, u.shape, DOWN)
+        x_label = self.label(xt, "Xᵀ", x.T.shape, DOWN)
         self.step("operands")
         self.say(f"{self.weight_name} has {heads} heads; Xᵀ is a single 2D matrix")
         self.play(appear(weight), appear(xt), appear(w_label), appear(x_label))
-        self.show_colorbar(self.weight_name.replace("multihead_", ""), u)
+        self.show_colorbar(self.weight_name, u)
 
         self.step("broadcast")
         self.say("broadcasting: Xᵀ is copied along the head axis, once per head")
-        stack, counter = broadcast_copies(self, xt, heads, [-0.6, 2.2, 0], self.theme)
-        self.relabel(x_label, stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN, buff=0.35)
+        counter_at = place_beside(self, [stack_room], Dot(), UP, buff=0.25).get_center()
+        counter_at = project(self.camera, counter_at[None])[0]
+        stack, counter = broadcast_copies(self, xt, heads, [*counter_at, 0.0], self.theme)
+        x_label = self.relabel(x_label, stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN)
 
         self.step("batched matmul")
-        self.say(f"batched matmul: head h of {self.weight_name} times copy h of Xᵀ")
-        result = self.tensor_grid(self.before_key, **size).move_to([3.3, 0.1, 0])
-        result.align_cell((0, 0, 0), [result.cell_center(0, 0)[0], weight.cell_center(0, 0, 0)[1],
-                                      weight.cell_center(0, 0, 0)[2]])
-        r_label = self.label(result, "U·Xᵀ", before.shape, DOWN, buff=0.35)
-        batched_results(self, [weight, stack], result)
-        self.play(appear(r_label), vanish(counter), run_time=0.4)
-        self.show_colorbar(self.result_name.replace("multihead_", ""), before)
-        self.finish(result, r_label)
+        self.play(vanish(w_label), vanish(x_label), vanish(counter), run_time=0.4)
+        result = batched_matmul(self, weight, stack, before, matmul_products(u[0], x.T),
+                                names=(self.weight_name, "Xᵀ", self.result_name), caption=self.say)
+        self.show_colorbar(self.result_name, before)
+        self.finish(result)
 
-    def finish(self, result, r_label):
+    def settle(self, result, room_for=None):
+        """Back to the stage's view, the result block alone, fitted."""
+        target = self.settled(result, Margins(bottom=LABEL_ROOM), view=self.view, room_for=room_for)
+        self.play(camera_turn(self, *self.view), result.animate.become(target), run_time=1.2)
+
+    def finish(self, result):
         final = self.trace[self.result_key]
+        self.settle(result, room_for=(final.shape[0], max(final.shape[1:]), max(final.shape[1:])))
+        r_label = self.label(result, self.result_name, result.grid_shape, DOWN)
+        self.play(appear(r_label), run_time=0.4)
         self.step("transpose")
         self.say(f"{self.transpose_code}: every head's slice turns about its diagonal")
         self.play(vanish(r_label), run_time=0.3)
         turned = permute_last_two(self, result, final)
-        self.play(appear(self.label(turned, self.result_name, final.shape, DOWN, buff=0.35)))
+        self.play(appear(self.label(turned, self.result_name, final.shape, DOWN)))
         self.say(f"{self.result_name}: {final.shape[0]} heads × {final.shape[1]} tokens × {final.shape[2]}")
 
 

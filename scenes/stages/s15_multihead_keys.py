@@ -14,4 +14,4 @@ class MultiheadKeys(MultiheadProjectionStage):
             "multihead_keys = multihead_keys.permute(0, 2, 1)")
     weight_key, before_key, result_key = (
         "s13_multihead_U_key", "s15_multihead_keys_before_permute", "s15_multihead_keys")
-    weight_name, result_name, transpose_code = "multihead_U_key", "multihead_keys", "permute(0, 2, 1)"
+    weight_name, result_name, transpose_code = "multihead_U_key", "multihead_keys", "permute(0, 2, 1), as swapaxes(1, 2)"

@@ -2,6 +2,7 @@
 
 from manim import DOWN
 
+from scenes.components.fades import appear
 from scenes.components.labels import shape_text
 from scenes.stages.s14_multihead_queries import MultiheadProjectionStage
 
@@ -18,7 +19,8 @@ class MultiheadValues(MultiheadProjectionStage):
         "s13_multihead_U_value", "s16_multihead_values", "s16_multihead_values")
     weight_name, result_name = "multihead_U_value", "multihead_values"
 
-    def finish(self, result, r_label):
-        shape = shape_text(self.trace[self.result_key].shape)
-        self.say(f"multihead_values: {shape} - kept like this until stage 19 turns it")
-        self.relabel(r_label, result, self.result_name, self.trace[self.result_key].shape, DOWN, buff=0.35)
+    def finish(self, result):
+        shape = self.trace[self.result_key].shape
+        self.settle(result)
+        self.say(f"multihead_values: {shape_text(shape)} - kept like this until stage 19 turns it")
+        self.play(appear(self.label(result, self.result_name, shape, DOWN)), run_time=0.4)

@@ -1,11 +1,13 @@
 """Stage 17: per-head scores Q · Kᵀ, one matmul per head."""
 
+import numpy as np
 from manim import DOWN
 
+from tensors import matmul_products
 from scenes.base import StageScene
+from scenes.components.layout import LABEL_ROOM, Margins
 from scenes.components.labels import shape_text
-from scenes.components.motions import spread_heads
-from scenes.components.motions import batched_results
+from scenes.components.motions import batched_matmul, spread_heads
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadOmegas"]
@@ -21,33 +23,32 @@ class MultiheadOmegas(StageScene):
 
     def storyboard(self):
         q = self.trace["s14_multihead_queries"]
+        k = self.trace["s15_multihead_keys"]
         omegas = self.trace["s17_multihead_omegas"]
-        size = dict(cube_size=0.12, gap=0.03)
-        queries = self.tensor_grid("s14_multihead_queries", **size).move_to([-3.8, 0.0, 0])
-        keys_t = self.tensor_grid("s15_multihead_keys", transposed=True, **size)
-        keys_t.move_to([-0.3, 0.0, 0])
-        result = self.tensor_grid("s17_multihead_omegas", **size).move_to([3.3, 0.0, 0])
-        for grid in (keys_t, result):
-            grid.align_cell((0, 0, 0), [grid.cell_center(0, 0)[0], queries.cell_center(0, 0, 0)[1],
-                                        queries.cell_center(0, 0, 0)[2]])
-        labels = [self.label(queries, "multihead_queries", q.shape, DOWN, buff=0.35),
-                  self.label(keys_t, "keys.swapaxes(1, 2)", keys_t.grid_shape, DOWN, buff=0.35)]
+        keys_t_values = np.swapaxes(k, 1, 2)
+        queries = self.tensor_grid("s14_multihead_queries")
+        keys_t = self.tensor_grid("s15_multihead_keys", transposed=True)
+        q_name, k_name = "multihead_queries", "multihead_keys.swapaxes(1, 2)"
+        self.lay_out(queries, keys_t, names=(f"{q_name} {shape_text(q.shape)}",
+                                             f"{k_name} {shape_text(keys_t_values.shape)}"),
+                     gap=1.0, margins=Margins(bottom=LABEL_ROOM))
+        labels = [self.label(queries, q_name, q.shape, DOWN),
+                  self.label(keys_t, k_name, keys_t_values.shape, DOWN)]
         self.step("operands")
         self.say("per head: the queries and the keys turned, Kᵀ")
         self.play(appear(queries), appear(keys_t), *map(appear, labels))
-        self.show_colorbar("queries", q)
+        self.show_colorbar(q_name, q)
 
         self.step("batched matmul")
-        self.say(f"one {shape_text(q.shape[1:])} · {shape_text(keys_t.grid_shape[1:])} matmul per head, all heads at once")
-        batched_results(self, [queries, keys_t], result)
-        r_label = self.label(result, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
-        self.play(appear(r_label), run_time=0.4)
-        self.show_colorbar("ω (heads)", omegas)
+        self.play(*map(vanish, labels), run_time=0.3)
+        result = batched_matmul(self, queries, keys_t, omegas, matmul_products(q[0], keys_t_values[0]),
+                                names=("Q", "Kᵀ", "ω"), caption=self.say)
+        self.show_colorbar("multihead_omegas", omegas)
 
         self.step("heads")
-        self.say("side by side: every head scores the tokens differently (compare stage 10)")
-        self.play(vanish(queries), vanish(keys_t), *map(vanish, labels), vanish(r_label), run_time=0.6)
+        self.say("the heads side by side: each head's own scores (from random projections)")
         self.spread(result)
+        self.say("if the heads look alike: their projections are torch.rand, not trained")
 
     def spread(self, result):
         spread_heads(self, result)

@@ -33,12 +33,16 @@ class MultiheadSoftmax(StageScene):
         self.play(appear(block), appear(label))
         self.show_colorbar("ω (heads)", omegas)
         self.play(label.animate.set_opacity(0.0), run_time=0.3)
-        slices, tags = spread_heads(self, block, scale=1.05)
+        slices, tags = spread_heads(self, block)
 
         self.step("scale")
         d_k = f"d/h = {self.cfg.head_k}" if self.paper(self.cfg) else f"d_k = {self.cfg.head_k}"
-        self.say(f"÷ √({d_k}) in every head (colors kept on ω's scale)")
-        self.play(*[s.animate.recolor(scaled[h], block.value_range) for h, s in enumerate(slices)], run_time=1.2)
+        root = self.cfg.head_k ** 0.5
+        self.say(f"÷ √({d_k}) = {root:.3g} in every head: the same patterns, {root:.3g}× smaller")
+        scaled_range = (float(scaled.min()), float(scaled.max()))
+        self.play(*[s.animate.recolor(scaled[h], scaled_range) for h, s in enumerate(slices)],
+                  *self.colorbar_swap(f"ω / √{self.cfg.head_k} (heads)", scaled_range), run_time=1.2)
+        self.wait(0.6)
         mark = None
         if self.cfg.mask == "causal":
             self.step("mask")
@@ -57,7 +61,7 @@ class MultiheadSoftmax(StageScene):
             steps = softmax_steps(scaled)
             row_max = steps["exp"].max(axis=-1, keepdims=True)
             self.play(*[s.animate.recolor(steps["exp"][h] / row_max[h], (0.0, 1.0)) for h, s in others],
-                      run_time=0.8)
+                      *self.colorbar_swap("exp, each row ÷ its max", (0.0, 1.0)), run_time=0.8)
         self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in others],
                   *self.colorbar_swap("weights", weights), run_time=0.9)
         if mark is not None:

@@ -4,7 +4,9 @@ from manim import DOWN
 
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
-from scenes.components.motions import batched_results, permute_last_two
+from tensors import matmul_products
+from scenes.components.layout import LABEL_ROOM, Margins
+from scenes.components.motions import batched_matmul, camera_turn, permute_last_two
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadContext"]
@@ -25,33 +27,39 @@ class MultiheadContext(StageScene):
         values = self.trace["s16_multihead_values"]
         permuted = self.trace["s19_multihead_values_permuted"]
         context = self.trace["s19_multihead_context_vectors"]
-        size = dict(cube_size=0.1, gap=0.025)
-        w = self.tensor_grid("s18_multihead_attention_weights", **size).move_to([-4.6, 0.0, 0])
-        v = self.tensor_grid("s16_multihead_values", **size).move_to([-1.4, 0.0, 0])
-        v.align_cell((0, 0, 0), [v.cell_center(0, 0)[0], w.cell_center(0, 0, 0)[1], w.cell_center(0, 0, 0)[2]])
-        w_label = self.label(w, "attention weights", weights.shape, DOWN, buff=0.35)
-        v_label = self.label(v, "multihead_values", values.shape, DOWN, buff=0.35)
+        heads = weights.shape[0]
+        w = self.tensor_grid("s18_multihead_attention_weights")
+        v = self.tensor_grid("s16_multihead_values")
+        side = max(values.shape[1:])
+        room = self.ghost(v, (heads, side, side))  # the values turn in place: room for both shapes
+        w_name, v_name = "multihead_attention_weights", "multihead_values"
+        self.lay_out(w, room, names=(f"{w_name} {shape_text(weights.shape)}",
+                                     f"{v_name} (permuted) {shape_text(permuted.shape)}"),
+                     gap=1.0, margins=Margins(bottom=LABEL_ROOM))
+        v.scale(room.pitch / v.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
+        w_label = self.label(w, w_name, weights.shape, DOWN)
+        v_label = self.label(v, v_name, values.shape, DOWN)
         self.step("operands")
         self.say(f"weights {shape_text(weights.shape)} and values {shape_text(values.shape)}: "
                  "the shapes do not fit yet")
         self.play(appear(w), appear(v), appear(w_label), appear(v_label))
-        self.show_colorbar("values", values)
+        self.show_colorbar(v_name, values)
 
         self.step("permute")
         self.say(f"permute(0, 2, 1): each head's value slice turns, "
                  f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}")
         self.play(vanish(v_label), run_time=0.3)
         v = permute_last_two(self, v, permuted)
-        v_label = self.label(v, "values permuted", permuted.shape, DOWN, buff=0.35)
+        v_label = self.label(v, f"{v_name} (permuted)", permuted.shape, DOWN)
         self.play(appear(v_label), run_time=0.4)
 
         self.step("batched matmul")
-        self.say(f"per head: {shape_text(weights.shape[1:])} weights · {shape_text(permuted.shape[1:])} values "
-                 f"= {shape_text(context.shape[1:])} context")
-        result = self.tensor_grid("s19_multihead_context_vectors", **size).move_to([3.6, 0.0, 0])
-        result.align_cell((0, 0, 0), [result.cell_center(0, 0)[0], w.cell_center(0, 0, 0)[1],
-                                      w.cell_center(0, 0, 0)[2]])
-        batched_results(self, [w, v], result)
-        self.play(appear(self.label(result, "multihead_context_vectors", context.shape, DOWN, buff=0.35)))
-        self.show_colorbar("context", context)
+        self.play(vanish(w_label), vanish(v_label), run_time=0.3)
+        self.show_colorbar(w_name, weights)
+        result = batched_matmul(self, w, v, context, matmul_products(weights[0], permuted[0]),
+                                names=("weights", "values", "context"), caption=self.say)
+        self.show_colorbar("multihead_context_vectors", context)
+        target = self.settled(result, Margins(bottom=LABEL_ROOM), view=self.view)
+        self.play(camera_turn(self, *self.view), result.animate.become(target), run_time=1.2)
+        self.play(appear(self.label(result, "multihead_context_vectors", context.shape, DOWN)))
         self.say(f"one {shape_text(context.shape[1:])} context matrix per head")

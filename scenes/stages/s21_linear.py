@@ -1,16 +1,19 @@
 """Stage 21: Linear(162, 18) - matmul with Wᵀ, then the bias on every row."""
 
-from manim import DOWN, LEFT, RIGHT, UP
+from manim import DOWN, RIGHT, UP, LaggedStart
 
-from tensors import matmul_products
+from tensors import matmul_products, per_head_projection
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
-from scenes.components.motions import FRONT_VIEW, add_bias_rows, camera_turn, matmul
+from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
+from scenes.components.motions import (
+    FRONT_VIEW, SUM_FLATTEN, add_bias_rows, batched_matmul, camera_turn,
+)
 from scenes.components.fades import appear, vanish
 
 __all__ = ["LinearProjection"]
 
-RESULT_PITCH = 0.3  # the 8×18 output, large enough to read after the tiny matmul box
+BIAS_ROOM = 0.9  # above the result: the bias row before it drops onto every row
 
 
 class LinearProjection(StageScene):
@@ -19,10 +22,12 @@ class LinearProjection(StageScene):
     slug = "linear"
     title = "Output projection: Linear({concat}, {d_out})"
     paper_title = "Output projection W_O: Linear({concat}, {d_out})"
-    summary = "matmul flattened (8×162) · Wᵀ (162×18), then the bias added to every row: 8×18 like stage 12"
+    summary = ("flattened (8×162) · Wᵀ (162×18) cut per head: 9 matmuls 8×18 · 18×18 summed, "
+               "then the bias added to every row: 8×18 like stage 12")
     code = "linear = torch.nn.Linear(h*d_v, d_v)  # ({concat}, {d_out})\noutput = linear(multihead_flattened)"
     paper_code = "W_O = torch.nn.Linear(d, d)  # ({concat}, {d_out}), h × d/h = d\noutput = W_O(multihead_flattened)"
-    formula_tex = r"Y = X_{\mathrm{flat}}\, W^{\top} + b"
+    formula_tex = r"\mathrm{output} = \mathrm{flattened}\; W^{\top} + b"
+    view = (0.5, 0.3)
 
     def storyboard(self):
         flat = self.trace["s20_multihead_flattened"]
@@ -30,36 +35,70 @@ class LinearProjection(StageScene):
         bias = self.trace["s21_linear_bias"]
         before = self.trace["s21_before_bias"]
         output = self.trace["s21_output"]
-        size = dict(cube_size=0.05, gap=0.012)
-        left = self.tensor_grid("s20_multihead_flattened", **size).move_to([-3.0, 1.0, 0])
-        right = self.tensor_grid("s21_linear_weight", transposed=True, **size)
-        right.move_to([3.0, -0.2, 0])
-        labels = [self.label(left, "multihead_flattened", flat.shape),
-                  self.label(right, "Wᵀ = linear.weight.T", weight.T.shape, LEFT)]
-        self.step("operands")
-        self.say(f"the concatenated heads ({flat.shape[0]}×{flat.shape[1]}) and the weight, turned")
-        self.play(appear(left), appear(right), *map(appear, labels))
-        self.show_colorbar("weight", weight)
+        heads = self.cfg.heads
+        parts = per_head_projection(flat, weight, heads)
+        inputs, blocks, partials = parts["inputs"], parts["blocks"], parts["partials"]
+        tokens, width = flat.shape
+        head_v, d_out = blocks.shape[1:]
 
-        self.step("matmul")
+        self.step("operands")
+        wide = self.tensor_grid("s20_multihead_flattened")
+        fit_blocks(self, [wide], view=FRONT_VIEW, margins=Margins(top=LABEL_ROOM, bottom=LABEL_ROOM))
+        wide_label = self.label(wide, "multihead_flattened", flat.shape, UP)
+        self.say(f"output = flattened · Wᵀ + bias: {tokens}×{width} · {width}×{d_out}, a long inner axis")
+        self.play(camera_turn(self, *FRONT_VIEW), appear(wide), appear(wide_label), run_time=1.0)
+        self.show_colorbar("multihead_flattened", flat)
+
+        self.step("cut per head")
+        self.say(f"cut both where the heads meet: every {head_v} columns of flattened, "
+                 f"every {head_v} rows of Wᵀ")
+        stack = self.grid(inputs, wide.value_range, dims=("heads",) + self.trace.axes("s19_multihead_context_vectors")[1:])
+        w_blocks = self.grid(blocks, (float(weight.min()), float(weight.max())))
+        names = (f"flattened, per head {shape_text(inputs.shape)}", f"Wᵀ, per head {shape_text(blocks.shape)}")
+        self.lay_out(stack, w_blocks, names=names, gap=1.2, view=self.view,
+                     margins=Margins(bottom=LABEL_ROOM))
+        pieces = [wide.subgrid((0, slice(None), slice(h * head_v, (h + 1) * head_v)), values_shape=(tokens, head_v))
+                  for h in range(heads)]
+        self.remove(wide)
+        self.add(*pieces)
+        self.play(vanish(wide_label), camera_turn(self, *self.view),
+                  LaggedStart(*[p.animate.become(t) for p, t in zip(pieces, stack.split(axis=0))],
+                              lag_ratio=0.1), run_time=2.0)
+        self.remove(*pieces)
+        self.add(stack)
+        labels = [self.label(stack, "flattened, per head", inputs.shape, DOWN),
+                  self.label(w_blocks, "Wᵀ, per head", blocks.shape, DOWN)]
+        self.play(appear(w_blocks), *map(appear, labels), run_time=0.8)
+
+        self.step("per head")
         self.play(*map(vanish, labels), run_time=0.3)
-        result, face_labels = matmul(self, left, right, before, matmul_products(flat, weight.T),
-                                     caption=self.say, one_by_one=1, names=("flattened", "Wᵀ", None))
-        self.play(vanish(left), vanish(right), vanish(face_labels), camera_turn(self, *FRONT_VIEW),
-                  result.animate.move_to([-0.6, 0.0, 0]).scale(RESULT_PITCH / result.pitch), run_time=1.4)
-        self.show_colorbar("x · Wᵀ", before)
+        partial = batched_matmul(self, stack, w_blocks, partials, matmul_products(inputs[0], blocks[0]),
+                                 names=("flattened", "Wᵀ", "head"), caption=self.say)
+        self.show_colorbar("one product per head", partials)
+
+        self.step("sum")
+        self.say(f"flattened · Wᵀ = the sum of the {heads} per-head products")
+        result = partial.like(before, dims=(None,) + self.trace.axes("s21_output"))
+        result.align_cell((0, 0, 0), partial.cell_center(0, 0, 0))
+        front = partial.cell_center(0, 0, 0)
+        self.play(partial.animate.stretch(SUM_FLATTEN, 2, about_point=front).set_opacity(0.0), appear(result),
+                  *self.colorbar_swap("flattened · Wᵀ", before), run_time=1.4)
+        self.remove(partial)
+        target = self.settled(result, Margins(left=self.word_room(self.cfg.sentence), top=BIAS_ROOM,
+                                              bottom=LABEL_ROOM))
+        self.play(camera_turn(self, *FRONT_VIEW), result.animate.become(target), run_time=1.2)
 
         self.step("bias")
-        self.say(f"+ bias: one row of {bias.shape[0]}, broadcast - the same row added to every token")
-        bias_row = result.like(bias[None, :], (float(bias.min()), float(bias.max())),
+        self.say(f"+ bias: one row of {bias.shape[0]}, on the same colors - a small correction to every row")
+        bias_row = result.like(bias[None, :], result.value_range,
                                dims=(None,) + self.trace.axes("s21_linear_bias"))
-        bias_row.next_to(result, UP, buff=0.9)
+        bias_row.next_to(result, UP, buff=BIAS_ROOM - bias_row.height - 0.1)
         b_label = self.label(bias_row, "bias", bias.shape, RIGHT)
         self.play(appear(bias_row), appear(b_label))
         add_bias_rows(self, result, bias_row, output, (float(output.min()), float(output.max())))
-        self.show_colorbar("output", output)
+        self.play(vanish(bias_row), vanish(b_label), *self.colorbar_swap("output", output), run_time=0.6)
         words = self.word_labels(result, self.cfg.sentence)
         label = self.label(result, "output", output.shape, DOWN)
         same = "the input X" if self.paper(self.cfg) else "stage 12's context vectors"
         self.say(f"the output: {shape_text(output.shape)}, the same shape as {same}")
-        self.play(appear(words), appear(label), vanish(b_label), bias_row.animate.set_opacity(0.3))
+        self.play(appear(words), appear(label))
