@@ -37,8 +37,8 @@ from manim import (
 
 from tensors import AttentionConfig, compute_trace
 
-from .engine.drawing import project, view_angles
-from .engine.manim_hooks import CubeCamera, CubeRenderer, scene_time, writes_movie
+from .engine.drawing import project, view_angles, view_rotation
+from .engine.manim_hooks import CubeCamera, CubeRenderer, orient_camera, scene_time, writes_movie
 from .components.colorbar import ColorBar, format_value
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
@@ -124,7 +124,7 @@ class StageScene(ThreeDScene):
         self.camera.lighting = self.lighting
         self.camera.background_color = ManimColor(self.theme.background)
         self.camera.init_background()
-        self.set_camera_orientation(**view_angles(*self.view))
+        orient_camera(self, view_angles(*self.view))
         self.colorbar: ColorBar | None = None
         self._captions: list[tuple[float, str]] = []
 
@@ -218,22 +218,65 @@ class StageScene(ThreeDScene):
         area (less ``margins``: by default a label's room above), seen from
         ``view`` (default: the scene's camera). Neighbours are ``gap`` apart
         on screen, more where their labels (``names``, one per block, drawn
-        above) are wider than the blocks. Returns the scale."""
+        above or below) are wider than the blocks. Returns the scale."""
         margins = Margins(top=LABEL_ROOM) if margins is None else margins
-        label_widths = [LABEL_CHAR * len(n or "") for n in names] + [0.0] * (len(blocks) - len(names))
-        scale, gaps, room = 1.0, [gap] * (len(blocks) - 1), margins
-        for _ in range(4):  # the gaps are kept on screen, whatever the blocks' scale
+        full = area or self.stage_area()
+        room = full.inset(margins)
+        labels = [LABEL_CHAR * len(n or "") for n in names] + [0.0] * (len(blocks) - len(names))
+        total = 1.0
+        for _ in range(3):  # perspective bends the sizes a little: measure again and settle
+            scale, between, first, last = self._row_scale(blocks, labels, gap, margins, full, room,
+                                                          max_pitch, view)
+            for block in blocks:
+                block.scale(scale)
+            self._in_screen_row(blocks, list(between), view)
+            pitch = max(g.pitch for b in blocks for g in _grids_of(b))
+            total *= scale * fit_blocks(self, list(blocks), view=view, max_pitch=pitch, area=area,
+                                        margins=Margins(left=max(margins.left, first),
+                                                        right=max(margins.right, last),
+                                                        bottom=margins.bottom, top=margins.top))
+        return total
+
+    def _row_scale(self, blocks, labels, gap, margins, full, room, max_pitch, view):
+        """The largest scale of ``blocks`` in a row that fits, with the gaps
+        and the labels' overhang at both ends that go with it."""
+        self._in_screen_row(blocks, [gap] * (len(blocks) - 1), view)
+        sizes = [screen_box(self.camera, [b], view) for b in blocks]
+        widths = np.array([r - l for l, _, r, _ in sizes])
+        heights = np.array([t - b for _, b, _, t in sizes])
+
+        def spaces(scale):  # the gaps, and the labels' overhang beyond both ends
+            over = np.maximum(0.0, (np.array(labels) - scale * widths) / 2)
+            return np.maximum(gap, over[:-1] + over[1:] + LABEL_GAP), over[0], over[-1]
+
+        def fits(scale, with_labels=True):
+            between, first, last = spaces(scale) if with_labels else (np.full(len(blocks) - 1, gap), 0, 0)
+            # a label's overhang beyond the row may use the side margins (kept
+            # for row words, beside the block rather than above or below it)
+            return (scale * widths.sum() + between.sum() + max(margins.left, first)
+                    + max(margins.right, last) <= full.width and scale * heights.max() <= room.height)
+
+        def largest(**how):  # widths and gaps grow with the scale: bisect
+            low, high = 0.0, max_pitch / max(g.pitch for b in blocks for g in _grids_of(b))
+            for _ in range(40):
+                middle = (low + high) / 2
+                low, high = (middle, high) if fits(middle, **how) else (low, middle)
+            return low
+
+        scale = largest() or largest(with_labels=False)  # labels too wide for any row: the blocks still fit
+        return (scale, *spaces(scale))
+
+    def _in_screen_row(self, blocks, gaps, view) -> None:
+        """Each block right of the one before, ``gaps`` apart and centred on
+        the same height, as seen on screen (not along the world's x axis,
+        which a turned camera shows slanting)."""
+        rotation = self.camera.get_rotation_matrix() if view is None else view_rotation(*view)
+        right, up = rotation[0], rotation[1]  # the screen's axes, in the world
+        for _ in range(2):  # perspective: a second pass settles it
             for before, block, space in zip(blocks, blocks[1:], gaps):
-                block.next_to(before, RIGHT, buff=space)
-            scale *= fit_blocks(self, list(blocks), margins=room, view=view, max_pitch=max_pitch,
-                                area=area)
-            widths = [b - a for a, _, b, _ in (screen_box(self.camera, [blk], view) for blk in blocks)]
-            overhang = [max(0.0, (lw - w) / 2) for lw, w in zip(label_widths, widths)]
-            gaps = [max(gap, overhang[i] + overhang[i + 1] + LABEL_GAP) for i in range(len(blocks) - 1)]
-            # a label wider than the first or last block needs room beyond it
-            room = Margins(left=max(margins.left, overhang[0]), right=max(margins.right, overhang[-1]),
-                           bottom=margins.bottom, top=margins.top)
-        return scale
+                l0, b0, r0, t0 = screen_box(self.camera, [before], view)
+                l1, b1, r1, t1 = screen_box(self.camera, [block], view)
+                block.shift(right * (r0 + space - l1) + up * ((b0 + t0) / 2 - (b1 + t1) / 2))
 
     def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT,
                 max_pitch: float = MAX_PITCH, room_for=None) -> CubeGrid:
@@ -413,14 +456,16 @@ class StageScene(ThreeDScene):
         return self.grid(values, dims=axes, **kwargs)
 
     def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = 0.22,
-              dims=None, sides: tuple[str, str] | None = None) -> Mobject:
-        """Name and shape beside a block, kept upright.
+              dims=None, sides: tuple[str, str] | None = None, stacked: bool = False) -> Mobject:
+        """Name and shape beside a block, kept upright: on one line above or
+        below it (``stacked``: the shape under the name, narrower), in two
+        lines left or right of it.
 
         With the panel's axes on, the block's named axes come with it (``dims``
         names them where ``grid`` is not one :class:`CubeGrid`; ``sides``
         overrides where their arrows go, see :func:`guide_sides`).
         """
-        mob = tensor_label(name, shape, self.theme, inline=abs(np.asarray(direction)[1]) > 0)
+        mob = tensor_label(name, shape, self.theme, inline=abs(np.asarray(direction)[1]) > 0 and not stacked)
         blocks = list(grid) if isinstance(grid, Group) else [grid]
         guides = self.panel.axes and all(isinstance(b, CubeGrid) for b in blocks)
         if guides:
@@ -440,9 +485,9 @@ class StageScene(ThreeDScene):
         return guide_room(getattr(grid, "guide_sides", None), direction)
 
     def relabel(self, old: Mobject, grid: Mobject, name: str, shape, direction=UP, buff=0.22,
-                dims=None):
+                dims=None, stacked: bool = False):
         """Swap a block's label for a new one (fade; text never morphs in 3D)."""
-        new = self.label(grid, name, shape, direction, buff, dims)
+        new = self.label(grid, name, shape, direction, buff, dims, stacked=stacked)
         self.play(vanish(old), appear(new), run_time=0.5)
         return new
 
@@ -506,6 +551,13 @@ class StageScene(ThreeDScene):
             labels.add(text)
         self.upright(*labels)
         return labels
+
+
+def _grids_of(mob: Mobject):
+    if isinstance(mob, CubeGrid):
+        yield mob
+    for sub in mob.submobjects:
+        yield from _grids_of(sub)
 
 
 def stage_registry() -> dict[int, type[StageScene]]:

@@ -10,7 +10,8 @@ are those a newcomer notices first:
   into the color bar;
 - no two texts overlap, and no label lies on a block (a mark that names a
   part of its block, like a causal mask's −∞, says so with ``on_block``);
-- a word label is no taller than its row (see :func:`word_fits`).
+- the blocks use the stage area: together they span a good part of it, or
+  their cubes are as large as cubes get (:func:`fill_faults`).
 
 Examples
 --------
@@ -31,10 +32,11 @@ from .components.cubegrid import CubeGrid
 from .engine.drawing import project
 from .engine.manim_hooks import screen_points
 
-__all__ = ["Outline", "outlines", "layout_faults", "overlap", "TOLERANCE"]
+__all__ = ["Outline", "outlines", "layout_faults", "fill_faults", "overlap", "TOLERANCE"]
 
 TOLERANCE = 0.03  # frame units (about 2 px at 480p) two outlines may share
 VISIBLE = 0.05  # opacity below which a thing is not seen
+HULL_DIRECTIONS = 64
 
 
 @dataclass(frozen=True)
@@ -56,15 +58,21 @@ class Outline:
 
 
 def _hull(points: np.ndarray) -> np.ndarray:
-    """Convex hull (monotone chain), counter-clockwise."""
-    pts = np.unique(np.round(points, 9), axis=0)
+    """Convex hull (monotone chain), counter-clockwise, of the points extreme
+    in 64 directions (all a hull needs to within a hair, and fast)."""
+    angles = np.linspace(0.0, 2 * np.pi, HULL_DIRECTIONS, endpoint=False)
+    directions = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    pts = np.unique(np.round(points[np.argmax(points @ directions.T, axis=0)], 9), axis=0)
     if len(pts) < 3:
         return pts
+
+    def turn(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
     def half(seq):
         out = []
         for p in seq:
-            while len(out) >= 2 and np.cross(out[-1] - out[-2], p - out[-2]) <= 0:
+            while len(out) >= 2 and turn(out[-2], out[-1], p) <= 0:
                 out.pop()
             out.append(p)
         return out
@@ -192,3 +200,24 @@ def layout_faults(scene, margin: float = 0.0) -> list[str]:
                 faults.append(f"{text.kind} '{text.name}' lies on {block.name}")
                 break
     return faults
+
+
+FILL_WIDTH, FILL_HEIGHT = 0.3, 0.45  # of the stage area: the blocks span at least one of these
+
+
+def fill_faults(scene) -> list[str]:
+    """A fault when the visible blocks are small in the stage area although
+    their cubes could grow: a layout placed for another configuration."""
+    from .components.layout import MAX_PITCH
+
+    blocks = [o for o in outlines(scene) if o.kind == "block"]
+    grids = [g for m in scene.mobjects for g in _grids(m) if _opacity(g) >= VISIBLE]
+    if not blocks or max(g.pitch for g in grids) >= 0.9 * MAX_PITCH:
+        return []
+    boxes = np.array([b.box for b in blocks])
+    width = boxes[:, 2].max() - boxes[:, 0].min()
+    height = boxes[:, 3].max() - boxes[:, 1].min()
+    area = scene.stage_area()
+    if width < FILL_WIDTH * area.width and height < FILL_HEIGHT * area.height:
+        return [f"the blocks fill only {width / area.width:.0%} × {height / area.height:.0%} of the stage area"]
+    return []

@@ -71,7 +71,8 @@ def test_floor_grid_lies_behind_every_block(tmp_path):
     scene = render_with(AttentionConfig(), 13, tmp_path, Panel(floor=True))
     floors = [m for m in scene.mobjects if getattr(m, "is_backdrop", False)]
     assert len(floors) == 1
-    deepest = min(g.points[:, 2].min() for g in scene.mobjects if type(g).__name__ == "CubeGrid")
+    deepest = min(g.points[:, 2].min() for top in scene.mobjects for g in top.get_family()
+                  if type(g).__name__ == "CubeGrid")
     assert floors[0].get_all_points()[:, 2].max() < deepest
 
 

@@ -40,7 +40,7 @@ from .drawing import (
 
 __all__ = [
     "CubeCamera", "CubeRenderer", "Hook", "MANIM_HOOKS", "X264_OPTIONS",
-    "abort_encoding", "frame_of", "render_options", "scene_time", "screen_points", "slide_class",
+    "abort_encoding", "frame_of", "orient_camera", "render_options", "scene_time", "screen_points", "slide_class",
     "written_files",
     "writes_movie",
 ]
@@ -190,6 +190,14 @@ def scene_time(scene) -> float:
 def frame_of(scene) -> np.ndarray:
     """The scene's current frame, RGBA uint8 (a copy)."""
     return scene.renderer.get_frame()
+
+
+def orient_camera(scene, angles: dict) -> None:
+    """Point the camera (``set_camera_orientation`` angles) and bring its
+    rotation up to date now: Manim refreshes it only when it draws a frame,
+    and layouts are computed from it before the first one."""
+    scene.set_camera_orientation(**angles)
+    scene.camera.reset_rotation_matrix()
 
 
 def screen_points(scene, mob) -> np.ndarray:

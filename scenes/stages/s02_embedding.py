@@ -1,11 +1,10 @@
 """Stage 2: nn.Embedding - each token id picks its row of the table."""
 
-from manim import DOWN, LEFT, RIGHT, UP
+from manim import RIGHT, UP
 
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins
+from scenes.components.layout import STACKED_LABEL_ROOM, Margins
 from scenes.components.fades import appear
-from scenes.components.labels import shape_text
 
 __all__ = ["Embedding"]
 
@@ -28,14 +27,13 @@ class Embedding(StageScene):
         table = self.tensor_grid("s02_embedding_table", value_range=shared)
         X = self.tensor_grid("s02_embedded_sentence", value_range=shared)
         names = [vocab[i] if i < len(vocab) else "(unused)" for i in range(table_values.shape[0])]
-        self.lay_out(table, X, gap=1.0, names=(f"embedding table {shape_text(table_values.shape)}",
-                                               f"X = embedded_sentence {shape_text(x.shape)}"),
+        self.lay_out(table, X, gap=1.0, names=("embedding table", "X = embedded_sentence"),
                      margins=Margins(
             left=self.word_room([f"{i} {w}" for i, w in enumerate(names)]),
-            right=self.word_room(self.cfg.sentence), top=LABEL_ROOM))
+            right=self.word_room(self.cfg.sentence), top=STACKED_LABEL_ROOM))
         row_names = self.word_labels(table, [f"{i} {w}" for i, w in enumerate(names)])
-        table_label = self.label(table, "embedding table", table_values.shape, UP)
-        x_label = self.label(X, "X = embedded_sentence", x.shape, UP)
+        table_label = self.label(table, "embedding table", table_values.shape, UP, stacked=True)
+        x_label = self.label(X, "X = embedded_sentence", x.shape, UP, stacked=True)
 
         self.step("table")
         self.say(f"the table: one learned {self.cfg.d}-number row per dictionary id")
@@ -54,8 +52,8 @@ class Embedding(StageScene):
             run = 1.0 if row < 2 else 0.5
             self.add(piece)
             self.play(table.animate.highlight((0, token)), run_time=0.3 * run)
-            self.play(piece.animate.align_cell((0, 0, 0), X.cell_center(row, 0)), appear(words[row]),
-                      run_time=0.7 * run)
+            word = [appear(words[row])] if len(words) else []
+            self.play(piece.animate.align_cell((0, 0, 0), X.cell_center(row, 0)), *word, run_time=0.7 * run)
             X.set_cell_opacity(1.0, (0, row))
             self.remove(piece)
         self.play(table.animate.clear_highlight(), run_time=0.4)

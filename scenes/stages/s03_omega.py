@@ -1,6 +1,6 @@
 """Stage 3: ω = X·Xᵀ, every token's dot product with every token."""
 
-from manim import DOWN, LEFT, RIGHT
+from manim import RIGHT
 
 from tensors import matmul_products
 

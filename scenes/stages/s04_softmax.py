@@ -1,7 +1,7 @@
 """Stage 4: softmax along each row of ω gives the attention weights."""
 
 import numpy as np
-from manim import DOWN, LEFT, UP, Create, Square, VGroup
+from manim import UP, Create, Square, VGroup
 
 from tensors import softmax_steps
 from scenes.base import StageScene

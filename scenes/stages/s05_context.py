@@ -1,6 +1,6 @@
 """Stage 5: context vectors Z = A·X."""
 
-from manim import DOWN, LEFT, RIGHT, UP
+from manim import UP
 
 from tensors import matmul_products
 from scenes.base import StageScene

@@ -1,17 +1,16 @@
 """Stages 7-9: Q, K, V = (U · Xᵀ)ᵀ - one storyboard, three tensors."""
 
-import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP
+from manim import LEFT, UP
 
 from tensors import matmul_products
-from scenes.base import StageScene
+from scenes.base import LABEL_CHAR, StageScene
+from scenes.components.labels import shape_text
+from scenes.components.layout import LABEL_ROOM, Margins
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul, transpose_turn
 from scenes.components.fades import appear, vanish
 
 __all__ = ["Queries", "ProjectionStage"]
 
-RESULT_PITCH = 0.2
-RESULT_CENTER = np.array([-0.6, 0.2, 0.0])
 
 
 class ProjectionStage(StageScene):
@@ -28,9 +27,9 @@ class ProjectionStage(StageScene):
         x = self.trace["s02_embedded_sentence"]
         before = self.trace[self.result_key + "_before_transpose"]
         result_values = self.trace[self.result_key]
-        left = self.tensor_grid(self.weight_key, cube_size=0.16, gap=0.035).move_to(3.4 * LEFT + 0.2 * DOWN)
-        right = self.tensor_grid("s02_embedded_sentence", transposed=True, cube_size=0.16, gap=0.035)
-        right.move_to(2.4 * RIGHT + 0.2 * DOWN)
+        left = self.tensor_grid(self.weight_key)
+        right = self.tensor_grid("s02_embedded_sentence", transposed=True)
+        self.lay_out(left, right, names=(f"{self.weight_name} {shape_text(u.shape)}", f"Xᵀ {shape_text(x.T.shape)}"))
         labels = [self.label(left, self.weight_name, u.shape), self.label(right, "Xᵀ", x.T.shape)]
         self.step("operands")
         self.say(f"project every token (a column of Xᵀ) with {self.weight_name}")
@@ -43,14 +42,14 @@ class ProjectionStage(StageScene):
                                       caption=self.say, one_by_one=1,
                                       names=(self.weight_name, "Xᵀ", f"{self.weight_name}·Xᵀ"))
         self.show_colorbar(self.result_name.split()[0], result_values)
-        # park the product so that, once turned, the result sits centred
-        target = product.copy().scale(RESULT_PITCH / product.pitch)
-        rows, cols = result_values.shape
-        corner = RESULT_CENTER + RESULT_PITCH * np.array([-(cols - 1) / 2, (rows - 1) / 2, 0.0])
-        target.align_cell((0, 0, 0), corner)
+        # park the product so that, once turned, the result fits too
+        side = max(result_values.shape)
+        name = f"{self.weight_name}·Xᵀ"
+        beside = max(self.word_room(self.cfg.sentence), LABEL_CHAR * len(name) + 0.3)
+        target = self.settled(product, Margins(left=beside, top=LABEL_ROOM), room_for=(1, side, side))
         self.play(vanish(left), vanish(right), vanish(face_labels), camera_turn(self, *FRONT_VIEW),
                   product.animate.become(target), run_time=1.4)
-        shape_label = self.label(product, f"{self.weight_name}·Xᵀ", before.shape, LEFT)
+        shape_label = self.label(product, name, before.shape, LEFT)
         self.play(appear(shape_label), run_time=0.4)
 
         self.step("transpose")

@@ -16,5 +16,5 @@ class QueryKeyScores(MatmulStage):
     right_transposed = True
     names = ("Q", "Kᵀ", "ω")
     intro = "queries Q ({left}) and the keys turned, Kᵀ ({right})"
-    outro = "each query compared with each key: a learned notion of match"
+    outro = "ω[i, j]: how well token i's query matches token j's key"
     compare_key, compare_name = "s03_omega", "stage 3: X·Xᵀ"

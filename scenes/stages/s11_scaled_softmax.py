@@ -1,6 +1,5 @@
 """Stage 11: divide by √d_k, then softmax along rows; compare with stage 4."""
 
-from manim import DOWN, RIGHT
 
 from scenes.stages.s04_softmax import SoftmaxRows
 from scenes.components.fades import appear
@@ -36,5 +35,5 @@ class ScaledSoftmax(SoftmaxRows):
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)
         other, label = self.inset("s04_attention_weights", "stage 4: A", self.inset_share)
-        self.say("compare stage 4: the projections (random here) and ÷√d_k give other weights")
+        self.say("compare stage 4 (no projections, no ÷√d_k): other weights")
         self.play(appear(other), appear(label))

@@ -4,7 +4,7 @@ from manim import DOWN
 
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
-from scenes.components.layout import LABEL_ROOM, Margins
+from scenes.components.layout import STACKED_LABEL_ROOM, Margins
 from scenes.components.motions import spread_heads
 from scenes.components.fades import appear, vanish
 
@@ -27,9 +27,10 @@ class MultiheadProjections(StageScene):
         names = ("multihead_U_query", "multihead_U_key", "multihead_U_value")
         heads = self.cfg.heads
         blocks = [self.tensor_grid(k) for k in keys]
-        self.lay_out(*blocks, names=[f"{n} {shape_text(self.trace[k].shape)}" for n, k in zip(names, keys)],
-                     gap=0.8, margins=Margins(bottom=LABEL_ROOM))
-        labels = [self.label(b, n, self.trace[k].shape, DOWN) for b, n, k in zip(blocks, names, keys)]
+        # three long names: each over its shape, to leave the blocks room
+        self.lay_out(*blocks, names=names, gap=0.8, margins=Margins(bottom=STACKED_LABEL_ROOM))
+        labels = [self.label(b, n, self.trace[k].shape, DOWN, stacked=True)
+                  for b, n, k in zip(blocks, names, keys)]
         self.step("blocks")
         if self.paper(self.cfg):
             d = self.cfg.d

@@ -5,8 +5,7 @@ from manim import DOWN
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins
-from scenes.components.labels import shape_text
+from scenes.components.layout import STACKED_LABEL_ROOM, Margins
 from scenes.components.motions import batched_matmul, spread_heads
 from scenes.components.fades import appear, vanish
 
@@ -29,11 +28,10 @@ class MultiheadOmegas(StageScene):
         queries = self.tensor_grid("s14_multihead_queries")
         keys_t = self.tensor_grid("s15_multihead_keys", transposed=True)
         q_name, k_name = "multihead_queries", "multihead_keys.swapaxes(1, 2)"
-        self.lay_out(queries, keys_t, names=(f"{q_name} {shape_text(q.shape)}",
-                                             f"{k_name} {shape_text(keys_t_values.shape)}"),
-                     gap=1.0, margins=Margins(bottom=LABEL_ROOM))
-        labels = [self.label(queries, q_name, q.shape, DOWN),
-                  self.label(keys_t, k_name, keys_t_values.shape, DOWN)]
+        self.lay_out(queries, keys_t, names=(q_name, k_name), gap=1.0,
+                     margins=Margins(bottom=STACKED_LABEL_ROOM))
+        labels = [self.label(queries, q_name, q.shape, DOWN, stacked=True),
+                  self.label(keys_t, k_name, keys_t_values.shape, DOWN, stacked=True)]
         self.step("operands")
         self.say("per head: the queries and the keys turned, Kᵀ")
         self.play(appear(queries), appear(keys_t), *map(appear, labels))

@@ -5,7 +5,7 @@ from manim import DOWN
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
 from tensors import matmul_products
-from scenes.components.layout import LABEL_ROOM, Margins
+from scenes.components.layout import LABEL_ROOM, STACKED_LABEL_ROOM, Margins
 from scenes.components.motions import batched_matmul, camera_turn, permute_last_two
 from scenes.components.fades import appear, vanish
 
@@ -33,12 +33,11 @@ class MultiheadContext(StageScene):
         side = max(values.shape[1:])
         room = self.ghost(v, (heads, side, side))  # the values turn in place: room for both shapes
         w_name, v_name = "multihead_attention_weights", "multihead_values"
-        self.lay_out(w, room, names=(f"{w_name} {shape_text(weights.shape)}",
-                                     f"{v_name} (permuted) {shape_text(permuted.shape)}"),
-                     gap=1.0, margins=Margins(bottom=LABEL_ROOM))
+        self.lay_out(w, room, names=(w_name, f"{v_name} (permuted)"), gap=1.0,
+                     margins=Margins(bottom=STACKED_LABEL_ROOM))
         v.scale(room.pitch / v.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
-        w_label = self.label(w, w_name, weights.shape, DOWN)
-        v_label = self.label(v, v_name, values.shape, DOWN)
+        w_label = self.label(w, w_name, weights.shape, DOWN, stacked=True)
+        v_label = self.label(room, v_name, values.shape, DOWN, stacked=True)  # stays put as v turns
         self.step("operands")
         self.say(f"weights {shape_text(weights.shape)} and values {shape_text(values.shape)}: "
                  "the shapes do not fit yet")
@@ -50,7 +49,7 @@ class MultiheadContext(StageScene):
                  f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}")
         self.play(vanish(v_label), run_time=0.3)
         v = permute_last_two(self, v, permuted)
-        v_label = self.label(v, f"{v_name} (permuted)", permuted.shape, DOWN)
+        v_label = self.label(room, f"{v_name} (permuted)", permuted.shape, DOWN, stacked=True)
         self.play(appear(v_label), run_time=0.4)
 
         self.step("batched matmul")
