@@ -379,9 +379,10 @@ class StageScene(ThreeDScene):
         value_range = values if isinstance(values, tuple) else (float(np.min(values)), float(np.max(values)))
         bar = ColorBar(name, value_range, self.theme).move_to([COLORBAR_X, -0.1, 0])
         self.fixed(bar)
-        anims = [appear(bar)] if self.colorbar is None else [vanish(self.colorbar), appear(bar)]
+        if self.colorbar is not None:  # gone at once: two legends in one place read as neither
+            self.remove(self.colorbar)
         self.colorbar = bar
-        return anims
+        return [appear(bar)]
 
     def note(self, text: str, position=None, color=None, font_size: int = 22) -> Mobject:
         """A plain-words caption pinned under the title (not yet shown)."""

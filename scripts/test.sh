@@ -5,4 +5,5 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/setup.sh"
 cd "$ROOT"
-exec "$ROOT/.venv/bin/python" -m pytest "$@"
+# two or more cores share the work (pytest-xdist); `-n 0` runs in one process
+exec "$ROOT/.venv/bin/python" -m pytest -n auto "$@"

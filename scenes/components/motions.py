@@ -265,10 +265,13 @@ def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float
 
     >>> cell_arithmetic("ω", np.array([0.5, -1.0, 2.0, 1.0]), np.array([0.5, 1.5, 1.0, 0.0]), 0.75)
     'ω[0, 0] = 0.50·0.50 + (−1.00)·1.50 + 2.00·1.00 + … = 0.75'
+    >>> cell_arithmetic("Q[0]", np.array([1.0]), np.array([2.0]), 2.0)
+    'Q[0, 0, 0] = 1.00·2.00 = 2.00'
     """
     shown = " + ".join(f"{number_text(a)}·{number_text(b)}" for a, b in zip(row[:terms], column[:terms]))
     more = " + …" if len(row) > terms else ""
-    return f"{name}[0, 0] = {shown}{more} = {number_text(total)}"
+    cell = f"{name[:-1]}, 0, 0]" if name.endswith("]") else f"{name}[0, 0]"  # a head's slice: one index
+    return f"{cell} = {shown}{more} = {number_text(total)}"
 
 
 def batched_matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products_head0, *,
