@@ -43,7 +43,7 @@ from .components.colorbar import ColorBar, format_value
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
-from .components.labels import code_box, formula, note_text, tensor_label, title_text
+from .components.labels import code_box, formula, note_text, own_colors, tensor_label, title_text
 from .components.layout import (
     LABEL_ROOM, MAX_PITCH, Margins, StageArea, fit_blocks, place_beside, screen_box,
 )
@@ -457,16 +457,20 @@ class StageScene(ThreeDScene):
         return self.grid(values, dims=axes, **kwargs)
 
     def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = 0.22,
-              dims=None, sides: tuple[str, str] | None = None, stacked: bool = False) -> Mobject:
+              dims=None, sides: tuple[str, str] | None = None, stacked: bool = False,
+              own_scale: bool = False) -> Mobject:
         """Name and shape beside a block, kept upright: on one line above or
         below it (``stacked``: the shape under the name, narrower), in two
-        lines left or right of it.
+        lines left or right of it. ``own_scale``: a line more with the block's
+        own color range, for a block the color bar does not describe.
 
         With the panel's axes on, the block's named axes come with it (``dims``
         names them where ``grid`` is not one :class:`CubeGrid`; ``sides``
         overrides where their arrows go, see :func:`guide_sides`).
         """
-        mob = tensor_label(name, shape, self.theme, inline=abs(np.asarray(direction)[1]) > 0 and not stacked)
+        note = own_colors(grid.value_range) if own_scale and isinstance(grid, CubeGrid) else None
+        mob = tensor_label(name, shape, self.theme, inline=abs(np.asarray(direction)[1]) > 0 and not stacked,
+                           note=note)
         blocks = list(grid) if isinstance(grid, Group) else [grid]
         guides = self.panel.axes and all(isinstance(b, CubeGrid) for b in blocks)
         if guides:
@@ -486,9 +490,9 @@ class StageScene(ThreeDScene):
         return guide_room(getattr(grid, "guide_sides", None), direction)
 
     def relabel(self, old: Mobject, grid: Mobject, name: str, shape, direction=UP, buff=0.22,
-                dims=None, stacked: bool = False):
+                dims=None, stacked: bool = False, own_scale: bool = False):
         """Swap a block's label for a new one (fade; text never morphs in 3D)."""
-        new = self.label(grid, name, shape, direction, buff, dims, stacked=stacked)
+        new = self.label(grid, name, shape, direction, buff, dims, stacked=stacked, own_scale=own_scale)
         self.play(vanish(old), appear(new), run_time=0.5)
         return new
 

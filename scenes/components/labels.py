@@ -19,7 +19,7 @@ from manim import DOWN, LEFT, RIGHT, UP, MathTex, RoundedRectangle, Text, VGroup
 from .palette import DARK, Theme
 
 __all__ = [
-    "shape_text", "title_text", "code_box", "tensor_label", "note_text", "formula",
+    "shape_text", "title_text", "code_box", "tensor_label", "note_text", "formula", "own_colors",
     "CODE_FONT", "TEXT_FONT", "LABEL_SIZE", "NOTE_SIZE",
 ]
 
@@ -29,6 +29,7 @@ TITLE_SIZE = 30
 CODE_SIZE = 20
 LABEL_SIZE = 22
 NOTE_SIZE = 22
+NOTE_LINE_SIZE = 15  # a label's note line (its own color scale)
 FORMULA_SIZE = 40  # a formula's letters ~17 px high at 480p, its subscripts ~12
 
 
@@ -57,14 +58,32 @@ def code_box(code: str, theme: Theme = DARK, max_width: float = 12.6) -> VGroup:
 
 
 def tensor_label(name: str, shape, theme: Theme = DARK, font_size: int = LABEL_SIZE,
-                 inline: bool = False) -> VGroup:
+                 inline: bool = False, note: str | None = None) -> VGroup:
     """``name`` in bold with its shape beneath, e.g. ``Q`` over ``8×17``;
-    ``inline``: on one line, ``Q  8×17`` (above or below a block)."""
+    ``inline``: on one line, ``Q  8×17`` (above or below a block). ``note``:
+    a small line under it all (a block's own color scale)."""
     title = Text(name, font=TEXT_FONT, font_size=font_size, weight="BOLD", color=theme.ink)
     dims = Text(shape_text(shape), font=TEXT_FONT, font_size=font_size - 4, color=theme.muted)
     if inline:
-        return VGroup(title, dims).arrange(RIGHT, buff=0.16, aligned_edge=DOWN)
-    return VGroup(title, dims).arrange(DOWN, buff=0.08)
+        label = VGroup(title, dims).arrange(RIGHT, buff=0.16, aligned_edge=DOWN)
+    else:
+        label = VGroup(title, dims).arrange(DOWN, buff=0.08)
+    if note:
+        label = VGroup(*label, Text(note, font=TEXT_FONT, font_size=NOTE_LINE_SIZE, color=theme.muted))
+        label.arrange(DOWN, buff=0.08) if not inline else label[2].next_to(label[:2], DOWN, buff=0.06)
+    return label
+
+
+def own_colors(value_range) -> str:
+    """The note of a block on its own color scale (not the bar's).
+
+    >>> own_colors((-2.84, 2.247))
+    'own colors: −2.84 to 2.25'
+    """
+    from .colorbar import format_value
+
+    low, high = (format_value(float(v)).replace("-", "−") for v in value_range)
+    return f"own colors: {low} to {high}"
 
 
 def drawable(text: str) -> str:

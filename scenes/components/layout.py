@@ -24,11 +24,12 @@ from ..engine.drawing import project_at, world_at_screen
 from .cubegrid import CubeGrid
 
 __all__ = ["StageArea", "screen_box", "fit_blocks", "fit_points", "place_beside", "Margins",
-           "MAX_PITCH", "LABEL_ROOM", "STACKED_LABEL_ROOM", "FIT_ROUNDS"]
+           "MAX_PITCH", "LABEL_ROOM", "STACKED_LABEL_ROOM", "NOTE_ROOM", "FIT_ROUNDS"]
 
 MAX_PITCH = 0.42  # a block of few cells does not grow beyond this (frame units per cell)
 LABEL_ROOM = 0.62  # the height a one-line label (name and shape) takes, with its gap
 STACKED_LABEL_ROOM = 0.92  # ... a name-over-shape label
+NOTE_ROOM = 0.25  # ... and a label's note line (a block's own color scale)
 FIT_ROUNDS = 3  # perspective makes the fit slightly nonlinear: a few rounds settle it
 
 

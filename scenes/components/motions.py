@@ -27,7 +27,7 @@ from .colorbar import format_value
 from .cubegrid import CubeGrid
 from .labels import TEXT_FONT, note_text
 from .fades import InPlace, appear, vanish
-from .layout import LABEL_ROOM, MAX_PITCH, Margins, fit_blocks, fit_points, place_beside
+from .layout import LABEL_ROOM, MAX_PITCH, NOTE_ROOM, Margins, fit_blocks, fit_points, place_beside
 
 __all__ = [
     "turn", "camera_turn", "transpose_turn", "permute_last_two", "MatmulBox", "matmul",
@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 LABEL_CHAR = 0.19  # about the width of one bold label character (font size 22)
+OWN_COLORS_WIDTH = 2.6  # "own colors: −2.84 to 2.25" under a label
 FRONT_VIEW = (0.0, 0.0)
 MATMUL_VIEW = (0.62, 0.42)
 SUM_FLATTEN = 0.04
@@ -197,8 +198,8 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
     """
     m, k = left.values.shape[1:]
     n = right.values.shape[2]
-    label_width = max([LABEL_CHAR * len(str(name)) for name in (names or ())] + [LABEL_CHAR * 5])
-    margins = Margins(left=label_width + 0.3, bottom=LABEL_ROOM, top=LABEL_ROOM)
+    label_width = max([LABEL_CHAR * len(str(name)) for name in (names or ())] + [OWN_COLORS_WIDTH])
+    margins = Margins(left=label_width + 0.3, bottom=LABEL_ROOM, top=LABEL_ROOM + NOTE_ROOM)
     box = MatmulBox.fitted(scene, m, n, k, view, margins, max_pitch)
     say = caption or (lambda text: None)
 
@@ -218,14 +219,15 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
     )
     interior = _place_products(products, box, left)
     labels = VGroup()
-    if names:
-        left_name, right_name, result_name = names
-        for grid, name, shape, direction in ((left, left_name, (m, k), LEFT),
-                                             (right, right_name, (k, n), UP),
-                                             (result, result_name, (m, n), DOWN)):
-            if name:
-                labels.add(scene.label(grid, name, shape, direction, buff=0.3))
-        scene.play(appear(labels), run_time=0.5)
+    left_name, right_name, result_name = names or (None, None, None)
+    for grid, name, shape, direction in ((left, left_name, (m, k), LEFT),
+                                         (right, right_name, (k, n), UP),
+                                         (result, result_name, (m, n), DOWN)):
+        if name:  # the operands keep their own colors: the bar now describes the result
+            labels.add(scene.label(grid, name, shape, direction, buff=0.3, own_scale=grid is not result))
+    # the block in focus from here on is the result, filling in
+    scene.play(appear(labels), *scene.colorbar_swap(result_name or "result", result.value_range),
+               run_time=0.5)
 
     def cell_step(rows, cols, index, text, run_time):
         say(text)

@@ -38,7 +38,7 @@ class Embedding(StageScene):
         self.step("table")
         self.say(f"the table: one learned {self.cfg.d}-number row per dictionary id")
         self.play(appear(table), appear(row_names), appear(table_label))
-        self.show_colorbar("embedding", shared)
+        self.show_colorbar("table and X", shared)  # one scale: the rows are the same numbers
 
         self.step("lookup")
         self.say("each token id picks its row; the rows line up in sentence order")

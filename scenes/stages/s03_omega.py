@@ -40,7 +40,6 @@ class Omega(StageScene):
         self.play(vanish(x_label), vanish(xt_label), run_time=0.4)
         omega, labels = matmul(self, X, XT, omega_values, matmul_products(x, x.T),
                                caption=self.say, names=("X", "Xᵀ", "ω"))
-        self.show_colorbar("ω", omega_values)
 
         self.step("scores")
         room = self.word_room(words, 16)

@@ -4,13 +4,14 @@ from manim import UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins
+from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, Margins
 from scenes.components.labels import shape_text
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
 from scenes.components.fades import appear, vanish
 
 __all__ = ["ContextVectors", "MatmulStage"]
 
+OWN_COLORS = "own colors: −0.00 to 0.000"  # how wide that label line is, for the layout
 INSET_SHARE = 0.3  # of the stage area's width, right, for the inset of an earlier stage
 
 
@@ -38,8 +39,8 @@ class MatmulStage(StageScene):
         right_range = (float(self.trace[self.right_key].min()), float(self.trace[self.right_key].max()))
         left = self.tensor_grid(self.left_key, self.left_transposed, value_range=left_range)
         right = self.tensor_grid(self.right_key, self.right_transposed, value_range=right_range)
-        self.lay_out(left, right)
-        labels = [self.label(left, self.names[0], left_values.shape),
+        self.lay_out(left, right, names=(OWN_COLORS, self.names[1]), margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
+        labels = [self.label(left, self.names[0], left_values.shape, own_scale=True),
                   self.label(right, self.names[1], right_values.shape)]
         self.step("operands")
         self.say(self.intro.format(left=shape_text(left_values.shape), right=shape_text(right_values.shape)))
@@ -52,7 +53,6 @@ class MatmulStage(StageScene):
         result, face_labels = matmul(self, left, right, result_values,
                                      matmul_products(left_values, right_values),
                                      caption=self.say, names=self.names)
-        self.show_colorbar(self.names[2], result_values)
         self.step("result")
         margins = Margins(left=self.word_room(self.cfg.sentence) if self.result_rows_are_tokens else 0.0,
                           top=LABEL_ROOM,

@@ -5,7 +5,8 @@ from manim import LEFT, UP
 from tensors import matmul_products
 from scenes.base import LABEL_CHAR, StageScene
 from scenes.components.labels import shape_text
-from scenes.components.layout import LABEL_ROOM, Margins
+from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, Margins
+from scenes.stages.s05_context import OWN_COLORS
 from scenes.components.motions import FRONT_VIEW, camera_turn, matmul, transpose_turn
 from scenes.components.fades import appear, vanish
 
@@ -29,8 +30,10 @@ class ProjectionStage(StageScene):
         result_values = self.trace[self.result_key]
         left = self.tensor_grid(self.weight_key)
         right = self.tensor_grid("s02_embedded_sentence", transposed=True)
-        self.lay_out(left, right, names=(f"{self.weight_name} {shape_text(u.shape)}", f"Xᵀ {shape_text(x.T.shape)}"))
-        labels = [self.label(left, self.weight_name, u.shape), self.label(right, "Xᵀ", x.T.shape)]
+        self.lay_out(left, right, names=(f"{self.weight_name} {shape_text(u.shape)}", OWN_COLORS),
+                     margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
+        labels = [self.label(left, self.weight_name, u.shape),
+                  self.label(right, "Xᵀ", x.T.shape, own_scale=True)]
         self.step("operands")
         self.say(f"project every token (a column of Xᵀ) with {self.weight_name}")
         self.play(appear(left), appear(right), *map(appear, labels))
@@ -41,7 +44,6 @@ class ProjectionStage(StageScene):
         product, face_labels = matmul(self, left, right, before, matmul_products(u, x.T),
                                       caption=self.say, one_by_one=1,
                                       names=(self.weight_name, "Xᵀ", f"{self.weight_name}·Xᵀ"))
-        self.show_colorbar(self.result_name.split()[0], result_values)
         # park the product so that, once turned, the result fits too
         side = max(result_values.shape)
         name = f"{self.weight_name}·Xᵀ"
@@ -58,7 +60,8 @@ class ProjectionStage(StageScene):
         result = transpose_turn(self, product, result_values)
         words = self.word_labels(result, self.cfg.sentence)
         label = self.label(result, self.result_name, result_values.shape, UP)
-        self.play(appear(words), appear(label))
+        self.play(appear(words), appear(label),
+                  *self.colorbar_swap(self.result_name.split()[0], result_values))
 
 
 class Queries(ProjectionStage):

@@ -6,7 +6,7 @@ from manim import DOWN, UP, Dot
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.engine.drawing import project
-from scenes.components.layout import LABEL_ROOM, STACKED_LABEL_ROOM, Margins, place_beside
+from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, STACKED_LABEL_ROOM, Margins, place_beside
 from scenes.components.motions import batched_matmul, broadcast_copies, camera_turn, permute_last_two
 from scenes.components.fades import appear, vanish
 
@@ -35,10 +35,10 @@ class MultiheadProjectionStage(StageScene):
         stack_room = xt.like(np.zeros((heads,) + x.T.shape))
         # long names: each over its shape
         self.lay_out(weight, stack_room, names=(self.weight_name, "Xᵀ broadcast"), gap=1.4,
-                     margins=Margins(bottom=STACKED_LABEL_ROOM, top=LABEL_ROOM))
+                     margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM, top=LABEL_ROOM))
         xt.scale(stack_room.pitch / xt.pitch).align_cell((0, 0, 0), stack_room.cell_center(0, 0, 0))
         w_label = self.label(weight, self.weight_name, u.shape, DOWN, stacked=True)
-        x_label = self.label(xt, "Xᵀ", x.T.shape, DOWN, stacked=True)
+        x_label = self.label(xt, "Xᵀ", x.T.shape, DOWN, stacked=True, own_scale=True)
         self.step("operands")
         self.say(f"{self.weight_name} has {heads} heads; Xᵀ is a single 2D matrix")
         self.play(appear(weight), appear(xt), appear(w_label), appear(x_label))
@@ -49,7 +49,8 @@ class MultiheadProjectionStage(StageScene):
         counter_at = place_beside(self, [stack_room], Dot(), UP, buff=0.25).get_center()
         counter_at = project(self.camera, counter_at[None])[0]
         stack, counter = broadcast_copies(self, xt, heads, [*counter_at, 0.0], self.theme)
-        x_label = self.relabel(x_label, stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN, stacked=True)
+        x_label = self.relabel(x_label, stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN, stacked=True,
+                               own_scale=True)
 
         self.step("batched matmul")
         self.play(vanish(w_label), vanish(x_label), vanish(counter), run_time=0.4)

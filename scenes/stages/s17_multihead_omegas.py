@@ -5,7 +5,7 @@ from manim import DOWN
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.layout import STACKED_LABEL_ROOM, Margins
+from scenes.components.layout import NOTE_ROOM, STACKED_LABEL_ROOM, Margins
 from scenes.components.motions import batched_matmul, spread_heads
 from scenes.components.fades import appear, vanish
 
@@ -29,9 +29,9 @@ class MultiheadOmegas(StageScene):
         keys_t = self.tensor_grid("s15_multihead_keys", transposed=True)
         q_name, k_name = "multihead_queries", "multihead_keys.swapaxes(1, 2)"
         self.lay_out(queries, keys_t, names=(q_name, k_name), gap=1.0,
-                     margins=Margins(bottom=STACKED_LABEL_ROOM))
+                     margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
         labels = [self.label(queries, q_name, q.shape, DOWN, stacked=True),
-                  self.label(keys_t, k_name, keys_t_values.shape, DOWN, stacked=True)]
+                  self.label(keys_t, k_name, keys_t_values.shape, DOWN, stacked=True, own_scale=True)]
         self.step("operands")
         self.say("per head: the queries and the keys turned, Kᵀ")
         self.play(appear(queries), appear(keys_t), *map(appear, labels))

@@ -5,7 +5,7 @@ from manim import DOWN
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
 from tensors import matmul_products
-from scenes.components.layout import LABEL_ROOM, STACKED_LABEL_ROOM, Margins
+from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, STACKED_LABEL_ROOM, Margins
 from scenes.components.motions import batched_matmul, camera_turn, permute_last_two
 from scenes.components.fades import appear, vanish
 
@@ -34,9 +34,9 @@ class MultiheadContext(StageScene):
         room = self.ghost(v, (heads, side, side))  # the values turn in place: room for both shapes
         w_name, v_name = "multihead_attention_weights", "multihead_values"
         self.lay_out(w, room, names=(w_name, f"{v_name} (permuted)"), gap=1.0,
-                     margins=Margins(bottom=STACKED_LABEL_ROOM))
+                     margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
         v.scale(room.pitch / v.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
-        w_label = self.label(w, w_name, weights.shape, DOWN, stacked=True)
+        w_label = self.label(w, w_name, weights.shape, DOWN, stacked=True, own_scale=True)
         v_label = self.label(room, v_name, values.shape, DOWN, stacked=True)  # stays put as v turns
         self.step("operands")
         self.say(f"weights {shape_text(weights.shape)} and values {shape_text(values.shape)}: "

@@ -5,7 +5,7 @@ from manim import DOWN, RIGHT, UP, LaggedStart
 from tensors import matmul_products, per_head_projection
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
-from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
+from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, Margins, fit_blocks
 from scenes.components.motions import (
     FRONT_VIEW, SUM_FLATTEN, add_bias_rows, batched_matmul, camera_turn,
 )
@@ -56,7 +56,7 @@ class LinearProjection(StageScene):
         w_blocks = self.grid(blocks, (float(weight.min()), float(weight.max())))
         names = (f"flattened, per head {shape_text(inputs.shape)}", f"Wᵀ, per head {shape_text(blocks.shape)}")
         self.lay_out(stack, w_blocks, names=names, gap=1.2, view=self.view,
-                     margins=Margins(bottom=LABEL_ROOM))
+                     margins=Margins(bottom=LABEL_ROOM + NOTE_ROOM))
         pieces = [wide.subgrid((0, slice(None), slice(h * head_v, (h + 1) * head_v)), values_shape=(tokens, head_v))
                   for h in range(heads)]
         self.remove(wide)
@@ -67,7 +67,7 @@ class LinearProjection(StageScene):
         self.remove(*pieces)
         self.add(stack)
         labels = [self.label(stack, "flattened, per head", inputs.shape, DOWN),
-                  self.label(w_blocks, "Wᵀ, per head", blocks.shape, DOWN)]
+                  self.label(w_blocks, "Wᵀ, per head", blocks.shape, DOWN, own_scale=True)]
         self.play(appear(w_blocks), *map(appear, labels), run_time=0.8)
 
         self.step("per head")
