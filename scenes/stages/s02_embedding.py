@@ -36,7 +36,7 @@ class Embedding(StageScene):
         x_label = self.label(X, "X = embedded_sentence", x.shape, UP, stacked=True)
 
         self.step("table")
-        self.say(f"the table: one learned {self.cfg.d}-number row per dictionary id")
+        self.say(f"the table: one {self.cfg.d}-number row per dictionary id (random here; training learns it)")
         self.play(appear(table), appear(row_names), appear(table_label))
         self.show_colorbar("table and X", shared)  # one scale: the rows are the same numbers
 

@@ -29,7 +29,7 @@ class ProjectionMatrices(StageScene):
                      gap=0.9, margins=Margins(left=side, right=side, bottom=0.75, top=LABEL_ROOM))
         labels = [self.label(g, n, self.trace[k].shape, UP) for g, n, k in zip(grids, names, keys)]
         self.step("matrices")
-        self.say("three learned matrices (here torch.rand), one each for queries, keys, values")
+        self.say("three matrices, torch.rand here (training would learn them): queries, keys, values")
         for grid, label in zip(grids, labels):
             self.play(appear(grid), appear(label), run_time=0.7)
         self.show_colorbar("U_query", self.trace[keys[0]])

@@ -99,6 +99,8 @@ class LinearProjection(StageScene):
         self.play(vanish(bias_row), vanish(b_label), *self.colorbar_swap("output", output), run_time=0.6)
         words = self.word_labels(result, self.cfg.sentence)
         label = self.label(result, "output", output.shape, DOWN)
-        same = "the input X" if self.paper(self.cfg) else "stage 12's context vectors"
-        self.say(f"the output: {shape_text(output.shape)}, the same shape as {same}")
+        if self.paper(self.cfg):
+            self.say(f"the output: {shape_text(output.shape)}, the shape of the input X (a residual can add them)")
+        else:
+            self.say(f"the output: {shape_text(output.shape)}; the blog maps to d_v, the paper back to d")
         self.play(appear(words), appear(label))
