@@ -39,11 +39,11 @@ from tensors import AttentionConfig, compute_trace
 
 from .engine.drawing import project, view_angles, view_rotation
 from .engine.manim_hooks import CubeCamera, CubeRenderer, orient_camera, scene_time, writes_movie
-from .components.colorbar import ColorBar, format_value
+from .components.colorbar import ColorBar, format_value, own_colors
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
-from .components.labels import code_box, formula, note_text, own_colors, tensor_label, title_text
+from .components.labels import code_box, formula, note_text, tensor_label, title_text
 from .components.layout import (
     LABEL_ROOM, MAX_PITCH, Margins, StageArea, fit_blocks, place_beside, screen_box,
 )

@@ -15,7 +15,7 @@ from manim import DOWN, UP, Rectangle, Text, VGroup
 from .labels import TEXT_FONT
 from .palette import DARK, Theme, rainbow
 
-__all__ = ["ColorBar", "format_value"]
+__all__ = ["ColorBar", "format_value", "own_colors"]
 
 
 def rgb_to_hex(rgb) -> str:
@@ -52,6 +52,16 @@ def two_lines(name: str) -> str:
         return name
     cut = min(cuts, key=lambda i: abs(i - len(name) / 2))
     return name[:cut].rstrip() + "\n" + name[cut:].lstrip()
+
+
+def own_colors(value_range) -> str:
+    """The note of a block on its own color scale (not the bar's).
+
+    >>> own_colors((-2.84, 2.247))
+    'own colors: −2.84 to 2.25'
+    """
+    low, high = (format_value(float(v)).replace("-", "−") for v in value_range)
+    return f"own colors: {low} to {high}"
 
 
 class ColorBar(VGroup):

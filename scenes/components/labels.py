@@ -19,7 +19,7 @@ from manim import DOWN, LEFT, RIGHT, UP, MathTex, RoundedRectangle, Text, VGroup
 from .palette import DARK, Theme
 
 __all__ = [
-    "shape_text", "title_text", "code_box", "tensor_label", "note_text", "formula", "own_colors",
+    "shape_text", "title_text", "code_box", "tensor_label", "note_text", "formula",
     "CODE_FONT", "TEXT_FONT", "LABEL_SIZE", "NOTE_SIZE",
 ]
 
@@ -72,18 +72,6 @@ def tensor_label(name: str, shape, theme: Theme = DARK, font_size: int = LABEL_S
         label = VGroup(*label, Text(note, font=TEXT_FONT, font_size=NOTE_LINE_SIZE, color=theme.muted))
         label.arrange(DOWN, buff=0.08) if not inline else label[2].next_to(label[:2], DOWN, buff=0.06)
     return label
-
-
-def own_colors(value_range) -> str:
-    """The note of a block on its own color scale (not the bar's).
-
-    >>> own_colors((-2.84, 2.247))
-    'own colors: −2.84 to 2.25'
-    """
-    from .colorbar import format_value
-
-    low, high = (format_value(float(v)).replace("-", "−") for v in value_range)
-    return f"own colors: {low} to {high}"
 
 
 def drawable(text: str) -> str:
