@@ -84,7 +84,10 @@ def interrupt_when(out: Path, ready, jobs: str = "1") -> tuple[float, subprocess
     a terminal does) once ``ready(out)``; the seconds it took to exit."""
     process = subprocess.Popen(
         [sys.executable, "render.py", "render", "3", "12", "--jobs", jobs, "--out-dir", str(out)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        # as from a terminal: a suite started in the background (`… &`) hands its
+        # children Ctrl-C ignored, and Python keeps it ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     started = time.monotonic()
     deadline = started + 300
     while not ready(out, time.monotonic() - started):

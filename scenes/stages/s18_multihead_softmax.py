@@ -4,6 +4,7 @@ from manim import DOWN
 
 from tensors import softmax_steps
 from scenes.base import StageScene
+from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
 from scenes.components.motions import mask_later_tokens, softmax_rows
 from scenes.components.motions import spread_heads
 from scenes.components.fades import appear, vanish
@@ -26,8 +27,9 @@ class MultiheadSoftmax(StageScene):
         omegas = self.trace["s17_multihead_omegas"]
         scaled = self.trace["s18_multihead_scaled_omegas"]
         weights = self.trace["s18_multihead_attention_weights"]
-        block = self.tensor_grid("s17_multihead_omegas", cube_size=0.16, gap=0.04).move_to([-0.5, 0.0, 0])
-        label = self.label(block, "multihead_omegas", omegas.shape, DOWN, buff=0.35)
+        block = self.tensor_grid("s17_multihead_omegas")
+        fit_blocks(self, [block], margins=Margins(bottom=LABEL_ROOM))
+        label = self.label(block, "multihead_omegas", omegas.shape, DOWN)
         self.step("scores")
         self.say(f"the scores of all {self.cfg.heads} heads")
         self.play(appear(block), appear(label))

@@ -47,10 +47,8 @@ class MultiheadContext(StageScene):
         self.step("permute")
         self.say(f"permute(0, 2, 1): each head's value slice turns, "
                  f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}")
-        self.play(vanish(v_label), run_time=0.3)
-        v = permute_last_two(self, v, permuted)
-        v_label = self.label(room, f"{v_name} (permuted)", permuted.shape, DOWN, stacked=True)
-        self.play(appear(v_label), run_time=0.4)
+        v = permute_last_two(self, v, permuted)  # its label stays under it while it turns
+        v_label = self.relabel(v_label, room, f"{v_name} (permuted)", permuted.shape, DOWN, stacked=True)
 
         self.step("batched matmul")
         self.play(vanish(w_label), vanish(v_label), run_time=0.3)
