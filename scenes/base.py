@@ -44,6 +44,7 @@ from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
 from .components.labels import code_box, formula, note_text, tensor_label, title_text
+from .components.motions import camera_turn
 from .components.layout import (
     LABEL_ROOM, MAX_PITCH, Margins, StageArea, fit_blocks, place_beside, screen_box,
 )
@@ -294,6 +295,15 @@ class StageScene(ThreeDScene):
             blocks.append(ghost)
         fit_blocks(self, blocks, margins=margins or Margins(), view=view, max_pitch=max_pitch)
         return target
+
+    def close_on(self, result: CubeGrid, *leaving: Mobject, margins: Margins | None = None, view=FRONT,
+                 room_for=None, run_time: float = 1.4) -> None:
+        """The closing shot of a motion: what is ``leaving`` fades, the camera
+        turns to ``view`` and ``result`` moves to fill the stage area (less
+        ``margins``; ``room_for`` as in :meth:`settled`)."""
+        target = self.settled(result, margins, view=view, room_for=room_for)
+        self.play(*map(vanish, leaving), camera_turn(self, *view), result.animate.become(target),
+                  run_time=run_time)
 
     def ghost(self, grid: CubeGrid, shape) -> CubeGrid:
         """An invisible block of ``shape`` with ``grid``'s cubes at its first

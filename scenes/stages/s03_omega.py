@@ -6,7 +6,7 @@ from tensors import matmul_products
 
 from scenes.base import StageScene
 from scenes.components.layout import Margins
-from scenes.components.motions import FRONT_VIEW, camera_turn, matmul
+from scenes.components.motions import matmul
 from scenes.components.fades import appear, vanish
 
 __all__ = ["Omega"]
@@ -43,9 +43,7 @@ class Omega(StageScene):
 
         self.step("scores")
         room = self.word_room(words, 16)
-        target = self.settled(omega, Margins(left=self.word_room(words), top=room, right=1.2))
-        self.play(vanish(X), vanish(XT), vanish(labels), camera_turn(self, *FRONT_VIEW),
-                  omega.animate.become(target), run_time=1.4)
+        self.close_on(omega, X, XT, labels, margins=Margins(left=self.word_room(words), top=room, right=1.2))
         rows = self.word_labels(omega, words)
         cols = self.column_words(omega, words)
         title = self.label(omega, "ω", omega_values.shape, RIGHT, buff=0.5)

@@ -1,80 +1,18 @@
 """Stage 4: softmax along each row of ω gives the attention weights."""
 
-import numpy as np
-from manim import UP, Create, Square, VGroup
-
-from tensors import softmax_steps
-from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
-from scenes.components.motions import mask_later_tokens, softmax_rows
-from scenes.components.fades import appear, vanish
+from scenes.storyboards.row_softmax import RowSoftmaxStage
 
 __all__ = ["SoftmaxRows"]
 
 
-SUM_ROOM = 1.5  # right of the block: the rows' "Σ = 1.000"
-
-
-class SoftmaxRows(StageScene):
+class SoftmaxRows(RowSoftmaxStage):
     number = 4
     slug = "softmax"
     title = "Attention weights: softmax along rows"
     summary = "softmax along each row of ω: exponentiate, divide by the row sum, each row sums to 1"
     code = "attention_weights = F.softmax(omega, dim=1)"
     formula_tex = r"\alpha_{ij} = \frac{\exp(\omega_{ij})}{\sum_{j'} \exp(\omega_{ij'})}"
-    follows_mask = True
     mask_code = "attention_weights = F.softmax(omega.masked_fill(mask, float('-inf')), dim=1)"
     scores_key = "s03_omega"
     masked_key = "s04_masked_omega"
     weights_key = "s04_attention_weights"
-    scores_name = "ω"
-    weights_name = "A (attention weights)"
-    inset_share = 0.0  # of the stage area's width, right, kept for an inset of an earlier stage
-
-    def show_scores(self, grid):
-        """Hook: stage 11 scales the scores first."""
-        return self.trace[self.scores_key]
-
-    def storyboard(self):
-        scores = self.trace[self.scores_key]
-        weights = self.trace[self.weights_key]
-        grid = self.tensor_grid(self.scores_key)
-        inset = self.inset_share * self.stage_area().width
-        fit_blocks(self, [grid], margins=Margins(left=self.word_room(self.cfg.sentence, 20),
-                                                 right=SUM_ROOM + inset, top=LABEL_ROOM), max_pitch=0.45)
-        rows = self.word_labels(grid, self.cfg.sentence, font_size=20)
-        label = self.label(grid, self.scores_name, scores.shape, UP)
-        self.step("scores")
-        self.say(f"the scores {self.scores_name}: row i = how token i matches every token")
-        self.play(appear(grid), appear(rows), appear(label))
-        self.show_colorbar(self.scores_name, scores)
-        scores = self.show_scores(grid)
-        mark = None
-        if self.cfg.mask == "causal":
-            self.step("mask")
-            self.say("causal mask: a token may not look ahead, so the scores of later tokens become −∞")
-            mark = mask_later_tokens(self, [grid], self.theme)
-            scores = self.trace[self.masked_key]
-
-        self.step("softmax")
-        weights_range = (float(weights.min()), float(weights.max()))
-        softmax_rows(self, grid, softmax_steps(scores), weights_range,
-                     explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme,
-                     finish=lambda: self.colorbar_swap("weights", weights))
-        if mark is not None:
-            self.say("exp(−∞) = 0: each token's weights spread over itself and earlier tokens only")
-            self.play(vanish(mark), run_time=0.5)
-        self.relabel(label, grid, self.weights_name, weights.shape, UP)
-        self.step("maxima")
-        self.point_out_maxima(grid, weights)
-
-    def point_out_maxima(self, grid, weights):
-        best = weights.argmax(axis=-1)
-        frames = VGroup(*[
-            Square(side_length=grid.pitch * 1.02, color=self.theme.ink, stroke_width=3)
-            .move_to(grid.cell_center(row, int(col)) + grid.cube_edge / 2 * np.array([0, 0, 1.0]))
-            for row, col in enumerate(best)
-        ])
-        on_diagonal = int(np.sum(best == np.arange(len(best))))
-        self.say(f"framed: the largest weight of each row ({on_diagonal} of {len(best)} on the diagonal)")
-        self.play(Create(frames), run_time=1.2)

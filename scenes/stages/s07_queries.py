@@ -1,67 +1,8 @@
 """Stages 7-9: Q, K, V = (U · Xᵀ)ᵀ - one storyboard, three tensors."""
 
-from manim import LEFT, UP
+from scenes.storyboards.projection import ProjectionStage
 
-from tensors import matmul_products
-from scenes.base import LABEL_CHAR, StageScene
-from scenes.components.labels import shape_text
-from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, Margins
-from scenes.stages.s05_context import OWN_COLORS
-from scenes.components.motions import FRONT_VIEW, camera_turn, matmul, transpose_turn
-from scenes.components.fades import appear, vanish
-
-__all__ = ["Queries", "ProjectionStage"]
-
-
-
-class ProjectionStage(StageScene):
-    """U · Xᵀ as a matmul, then the transpose shown as the block turning."""
-
-    weight_key = "s06_U_query"
-    result_key = "s07_queries"
-    weight_name = "U_query"
-    result_name = "Q = queries"
-    role = "query"
-
-    def storyboard(self):
-        u = self.trace[self.weight_key]
-        x = self.trace["s02_embedded_sentence"]
-        before = self.trace[self.result_key + "_before_transpose"]
-        result_values = self.trace[self.result_key]
-        left = self.tensor_grid(self.weight_key)
-        right = self.tensor_grid("s02_embedded_sentence", transposed=True)
-        self.lay_out(left, right, names=(f"{self.weight_name} {shape_text(u.shape)}", OWN_COLORS),
-                     margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
-        labels = [self.label(left, self.weight_name, u.shape),
-                  self.label(right, "Xᵀ", x.T.shape, own_scale=True)]
-        self.step("operands")
-        self.say(f"project every token (a column of Xᵀ) with {self.weight_name}")
-        self.play(appear(left), appear(right), *map(appear, labels))
-        self.show_colorbar(self.weight_name, u)
-
-        self.step("matmul")
-        self.play(*map(vanish, labels), run_time=0.3)
-        product, face_labels = matmul(self, left, right, before, matmul_products(u, x.T),
-                                      caption=self.say, one_by_one=1,
-                                      names=(self.weight_name, "Xᵀ", f"{self.weight_name}·Xᵀ"))
-        # park the product so that, once turned, the result fits too
-        side = max(result_values.shape)
-        name = f"{self.weight_name}·Xᵀ"
-        beside = max(self.word_room(self.cfg.sentence), LABEL_CHAR * len(name) + 0.3)
-        target = self.settled(product, Margins(left=beside, top=LABEL_ROOM), room_for=(1, side, side))
-        self.play(vanish(left), vanish(right), vanish(face_labels), camera_turn(self, *FRONT_VIEW),
-                  product.animate.become(target), run_time=1.4)
-        shape_label = self.label(product, name, before.shape, LEFT)
-        self.play(appear(shape_label), run_time=0.4)
-
-        self.step("transpose")
-        self.say(f".T: the block turns about its diagonal - one row per token, one {self.role} each")
-        self.play(vanish(shape_label), run_time=0.3)
-        result = transpose_turn(self, product, result_values)
-        words = self.word_labels(result, self.cfg.sentence)
-        label = self.label(result, self.result_name, result_values.shape, UP)
-        self.play(appear(words), appear(label),
-                  *self.colorbar_swap(self.result_name.split()[0], result_values))
+__all__ = ["Queries"]
 
 
 class Queries(ProjectionStage):
@@ -70,3 +11,5 @@ class Queries(ProjectionStage):
     title = "Queries Q = (U_query · Xᵀ)ᵀ"
     summary = "matmul U_query (17×16) · Xᵀ (16×8) = 17×8, then .T turns it into Q (8×17)"
     code = "queries = U_query.matmul(embedded_sentence.T).T"
+    weight_key, result_key = "s06_U_query", "s07_queries"
+    weight_name, result_name, role = "U_query", "Q = queries", "query"

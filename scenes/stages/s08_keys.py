@@ -1,6 +1,6 @@
 """Stage 8: the keys, the queries' storyboard with U_key."""
 
-from scenes.stages.s07_queries import ProjectionStage
+from scenes.storyboards.projection import ProjectionStage
 
 __all__ = ["Keys"]
 

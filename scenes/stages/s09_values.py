@@ -1,6 +1,6 @@
 """Stage 9: the values, the queries' storyboard with U_value."""
 
-from scenes.stages.s07_queries import ProjectionStage
+from scenes.storyboards.projection import ProjectionStage
 
 __all__ = ["Values"]
 

@@ -1,6 +1,6 @@
 """Stage 10: ω = Q · Kᵀ, compared with stage 3's X · Xᵀ."""
 
-from scenes.stages.s05_context import MatmulStage
+from scenes.storyboards.matmul import MatmulStage
 
 __all__ = ["QueryKeyScores"]
 

@@ -1,14 +1,13 @@
 """Stage 11: divide by √d_k, then softmax along rows; compare with stage 4."""
 
-
-from scenes.stages.s04_softmax import SoftmaxRows
+from scenes.storyboards.row_softmax import RowSoftmaxStage
 from scenes.components.fades import appear
 
 
 __all__ = ["ScaledSoftmax"]
 
 
-class ScaledSoftmax(SoftmaxRows):
+class ScaledSoftmax(RowSoftmaxStage):
     number = 11
     slug = "scaled_softmax"
     title = "Scaled softmax"

@@ -1,6 +1,6 @@
 """Stage 12: context vectors A · V, compared with stage 5."""
 
-from scenes.stages.s05_context import MatmulStage
+from scenes.storyboards.matmul import MatmulStage
 
 __all__ = ["ScaledContext"]
 

@@ -1,6 +1,6 @@
 """Stage 15: multi-head keys (as 14, with permute(0, 2, 1))."""
 
-from scenes.stages.s14_multihead_queries import MultiheadProjectionStage
+from scenes.storyboards.multihead_projection import MultiheadProjectionStage
 
 __all__ = ["MultiheadKeys"]
 

@@ -4,7 +4,7 @@ from manim import DOWN
 
 from scenes.components.fades import appear
 from scenes.components.labels import shape_text
-from scenes.stages.s14_multihead_queries import MultiheadProjectionStage
+from scenes.storyboards.multihead_projection import MultiheadProjectionStage
 
 __all__ = ["MultiheadValues"]
 

@@ -6,7 +6,7 @@ from scenes.base import StageScene
 from scenes.components.labels import shape_text
 from tensors import matmul_products
 from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, STACKED_LABEL_ROOM, Margins
-from scenes.components.motions import batched_matmul, camera_turn, permute_last_two
+from scenes.components.motions import batched_matmul, permute_last_two
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadContext"]
@@ -56,7 +56,6 @@ class MultiheadContext(StageScene):
         result = batched_matmul(self, w, v, context, matmul_products(weights[0], permuted[0]),
                                 names=("weights", "values", "context"), caption=self.say)
         self.show_colorbar("multihead_context_vectors", context)
-        target = self.settled(result, Margins(bottom=LABEL_ROOM), view=self.view)
-        self.play(camera_turn(self, *self.view), result.animate.become(target), run_time=1.2)
+        self.close_on(result, margins=Margins(bottom=LABEL_ROOM), view=self.view, run_time=1.2)
         self.play(appear(self.label(result, "multihead_context_vectors", context.shape, DOWN)))
         self.say(f"one {shape_text(context.shape[1:])} context matrix per head")

@@ -84,9 +84,8 @@ class LinearProjection(StageScene):
         self.play(partial.animate.stretch(SUM_FLATTEN, 2, about_point=front).set_opacity(0.0), appear(result),
                   *self.colorbar_swap("flattened · Wᵀ", before), run_time=1.4)
         self.remove(partial)
-        target = self.settled(result, Margins(left=self.word_room(self.cfg.sentence), top=BIAS_ROOM,
-                                              bottom=LABEL_ROOM))
-        self.play(camera_turn(self, *FRONT_VIEW), result.animate.become(target), run_time=1.2)
+        self.close_on(result, margins=Margins(left=self.word_room(self.cfg.sentence), top=BIAS_ROOM,
+                                              bottom=LABEL_ROOM), run_time=1.2)
 
         self.step("bias")
         self.say(f"+ bias: one row of {bias.shape[0]}, on the same colors - a small correction to every row")

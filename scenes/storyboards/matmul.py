@@ -1,0 +1,73 @@
+"""A stage whose operation is one matmul: the operands side by side, the matmul box, the result's closing shot."""
+
+from manim import UP
+
+from tensors import matmul_products
+from scenes.base import StageScene
+from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, Margins
+from scenes.components.labels import shape_text
+from scenes.components.motions import matmul
+from scenes.components.fades import appear, vanish
+
+
+OWN_COLORS = "own colors: −0.00 to 0.000"  # how wide that label line is, for the layout
+INSET_SHARE = 0.3  # of the stage area's width, right, for the inset of an earlier stage
+
+__all__ = ["MatmulStage"]
+
+
+class MatmulStage(StageScene):
+    """A stage whose operation is one matmul; subclasses name the tensors."""
+
+    left_key = right_key = result_key = ""
+    names = ("A", "B", "C")
+    intro = ""  # {left} and {right}: the operands' shapes
+    outro = ""
+    result_rows_are_tokens = True
+    left_transposed = right_transposed = False
+    compare_key: str | None = None
+    compare_name = ""
+
+    def operand(self, key, transposed):
+        values = self.trace[key]
+        return values.T if transposed else values
+
+    def storyboard(self):
+        left_values = self.operand(self.left_key, self.left_transposed)
+        right_values = self.operand(self.right_key, self.right_transposed)
+        result_values = self.trace[self.result_key]
+        left_range = (float(self.trace[self.left_key].min()), float(self.trace[self.left_key].max()))
+        right_range = (float(self.trace[self.right_key].min()), float(self.trace[self.right_key].max()))
+        left = self.tensor_grid(self.left_key, self.left_transposed, value_range=left_range)
+        right = self.tensor_grid(self.right_key, self.right_transposed, value_range=right_range)
+        self.lay_out(left, right, names=(OWN_COLORS, self.names[1]), margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
+        labels = [self.label(left, self.names[0], left_values.shape, own_scale=True),
+                  self.label(right, self.names[1], right_values.shape)]
+        self.step("operands")
+        self.say(self.intro.format(left=shape_text(left_values.shape), right=shape_text(right_values.shape)))
+        self.play(appear(left), appear(right), *map(appear, labels))
+        self.show_colorbar(self.names[1], right_range)
+        self.wait(0.4)
+
+        self.step("matmul")
+        self.play(*map(vanish, labels), run_time=0.3)
+        result, face_labels = matmul(self, left, right, result_values,
+                                     matmul_products(left_values, right_values),
+                                     caption=self.say, names=self.names)
+        self.step("result")
+        margins = Margins(left=self.word_room(self.cfg.sentence) if self.result_rows_are_tokens else 0.0,
+                          top=LABEL_ROOM,
+                          right=INSET_SHARE * self.stage_area().width if self.compare_key else 0.0)
+        self.close_on(result, left, right, face_labels, margins=margins)
+        extras = [self.label(result, self.names[2], result_values.shape, UP)]
+        if self.result_rows_are_tokens:
+            extras.append(self.word_labels(result, self.cfg.sentence))
+        self.say(self.outro)
+        self.play(*map(appear, extras))
+        self.compare(result)
+
+    def compare(self, result):
+        if not self.compare_key:
+            return
+        other, caption = self.inset(self.compare_key, self.compare_name, INSET_SHARE)
+        self.play(appear(other), appear(caption))
