@@ -11,7 +11,8 @@ are those a newcomer notices first:
 - no two texts overlap, and no label lies on a block (a mark that names a
   part of its block, like a causal mask's −∞, says so with ``on_block``);
 - the blocks use the stage area: together they span a good part of it, or
-  their cubes are as large as cubes get (:func:`fill_faults`).
+  their cubes are as large as cubes get (:func:`fill_faults`);
+- the color bar names a block on screen (:func:`bar_faults`).
 
 Examples
 --------
@@ -32,7 +33,7 @@ from .components.cubegrid import CubeGrid
 from .engine.drawing import project
 from .engine.manim_hooks import screen_points
 
-__all__ = ["Outline", "outlines", "layout_faults", "fill_faults", "overlap", "TOLERANCE"]
+__all__ = ["Outline", "outlines", "layout_faults", "fill_faults", "bar_faults", "overlap", "TOLERANCE"]
 
 TOLERANCE = 0.03  # frame units (about 2 px at 480p) two outlines may share
 VISIBLE = 0.05  # opacity below which a thing is not seen
@@ -221,3 +222,26 @@ def fill_faults(scene) -> list[str]:
     if width < FILL_WIDTH * area.width and height < FILL_HEIGHT * area.height:
         return [f"the blocks fill only {width / area.width:.0%} × {height / area.height:.0%} of the stage area"]
     return []
+
+
+def _head(name: str) -> str:
+    """What a label or bar title names: before a comment in brackets, a comma,
+    " = " or " / " (a scaled tensor)."""
+    for cut in (" (", ",", " = ", " / "):
+        name = name.split(cut)[0]
+    return name.strip()
+
+
+def bar_faults(scene) -> list[str]:
+    """A fault when the color bar's title names no block on screen: each
+    visible block label's name (or the part before "=" / a bracket) is
+    compared with the bar's; a caption saying what the bar shows counts too."""
+    bar = getattr(scene, "colorbar", None)
+    if bar is None or bar not in scene.mobjects:
+        return []
+    title = bar.tensor_name.replace("\n", " ")
+    texts = [o.name for o in outlines(scene) if o.kind in ("label", "caption")]
+    names = {t for text in texts for t in (text, _head(text), text.split(" = ")[-1])}
+    if _head(title) in names or title in names or any(_head(title) in t for t in texts):
+        return []
+    return [f"the color bar says '{title}', which names no block on screen"]

@@ -1,8 +1,8 @@
 """Every scene at the corners of what the command line accepts, checked on
 screen as geometry (:mod:`scenes.screen`): at the end of every step nothing
 leaves the frame, runs into the code panel or the color bar, overlaps another
-text or lies on a block; the blocks use the stage area; and two captions are
-never on screen at once.
+text or lies on a block; the blocks use the stage area; the color bar names a
+block on screen; and two captions are never on screen at once.
 
 The corners: the blog's default (what the first-time viewers saw); the
 fewest words and sizes with one head and a causal mask; 16 long words at the
@@ -17,7 +17,7 @@ from golden import render_still
 from scenes import stage_registry
 from scenes.catalogue import stage_count
 from scenes.engine.manim_hooks import frame_of
-from scenes.screen import fill_faults, layout_faults
+from scenes.screen import bar_faults, fill_faults, layout_faults
 from tensors import LIMITS, AttentionConfig
 
 pytestmark = pytest.mark.slow
@@ -52,7 +52,7 @@ def watched(stage):
             super().step(name)
 
         def check(self):
-            found = layout_faults(self) + fill_faults(self)
+            found = layout_faults(self) + fill_faults(self) + bar_faults(self)
             self.faults += [f"[{self.step_name}] {fault}" for fault in found]
 
         def play(self, *animations, **kwargs):
@@ -97,3 +97,6 @@ def test_the_rules_catch_what_the_reviews_saw(tmp_path):
     scene.remove(caption)
     grid.scale(0.2)
     assert fill_faults(scene)
+    assert not bar_faults(scene)
+    scene.colorbar.tensor_name = "Q"  # a legend of another tensor
+    assert bar_faults(scene)

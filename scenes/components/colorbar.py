@@ -76,6 +76,7 @@ class ColorBar(VGroup):
     """
 
     def __init__(self, name: str, value_range: tuple[float, float], theme: Theme = DARK):
+        self.tensor_name = name
         self.value_range = (float(value_range[0]), float(value_range[1]))
         # one rectangle, one cairo linear gradient: cheap to draw every frame
         stops = [rgb_to_hex(c) for c in rainbow(np.linspace(0.0, 1.0, BAR_STOPS))]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, PI, RIGHT, UP, LaggedStart, Mobject, Text,
+    DOWN, LEFT, PI, RIGHT, UP, Group, LaggedStart, Mobject, Text,
     VGroup, smooth,
 )
 
@@ -526,11 +526,12 @@ def head_tags(scene, slices, font_size: int = 16) -> VGroup:
     return tags
 
 
-def spread_heads(scene, block, columns: int | None = None, run_time: float = 2.2):
+def spread_heads(scene, block, columns: int | None = None, run_time: float = 2.2, name: str | None = None):
     """Split a (h, r, c) block into its head slices laid out in a grid, front
-    view, as large as the stage area allows; "head h" over each.
+    view, as large as the stage area allows; "head h" over each, and with
+    ``name`` the tensor's label under the grid.
 
-    Returns the slices and their tags (shown).
+    Returns the slices and their tags (shown), the label in the tags' group.
     """
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
@@ -539,10 +540,13 @@ def spread_heads(scene, block, columns: int | None = None, run_time: float = 2.2
     targets = [s.copy() for s in slices]
     if columns is None:
         columns = head_columns(heads, slices[0].grid_shape[2], slices[0].grid_shape[1], scene.stage_area())
-    grid_of_blocks(scene, targets, columns)
+    grid_of_blocks(scene, targets, columns,
+                   margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM if name else 0.0))
     scene.play(camera_turn(scene, *FRONT_VIEW),
                LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.08),
                run_time=run_time)
     tags = head_tags(scene, slices)
+    if name:
+        tags.add(scene.label(Group(*slices), name, block.grid_shape, DOWN))
     scene.play(appear(tags), run_time=0.5)
     return slices, tags

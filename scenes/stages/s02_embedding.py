@@ -38,7 +38,7 @@ class Embedding(StageScene):
         self.step("table")
         self.say(f"the table: one {self.cfg.d}-number row per dictionary id (random here; training learns it)")
         self.play(appear(table), appear(row_names), appear(table_label))
-        self.show_colorbar("table and X", shared)  # one scale: the rows are the same numbers
+        self.show_colorbar("embedding table, X", shared)  # one scale: the rows are the same numbers
 
         self.step("lookup")
         self.say("each token id picks its row; the rows line up in sentence order")

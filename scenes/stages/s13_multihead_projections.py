@@ -45,7 +45,7 @@ class MultiheadProjections(StageScene):
         q, k, v = (self.trace[key].shape[1:] for key in keys)
         self.say(f"{names[0]} pulled apart along its first axis: {heads} slices of {shape_text(q)}")
         self.play(*[vanish(b) for b in blocks[1:]], *map(vanish, labels), run_time=0.6)
-        spread_heads(self, blocks[0])
+        spread_heads(self, blocks[0], name=names[0])
         self.say(f"each head has its own {shape_text(q)} query, {shape_text(k)} key "
                  f"and {shape_text(v)} value matrix")
         self.wait(1.0)

@@ -41,12 +41,14 @@ class MultiheadOmegas(StageScene):
         self.play(*map(vanish, labels), run_time=0.3)
         result = batched_matmul(self, queries, keys_t, omegas, matmul_products(q[0], keys_t_values[0]),
                                 names=("Q", "Kᵀ", "ω"), caption=self.say)
-        self.show_colorbar("multihead_omegas", omegas)
+        r_label = self.label(result, "multihead_omegas", omegas.shape, DOWN)
+        self.play(appear(r_label), *self.colorbar_swap("multihead_omegas", omegas), run_time=0.5)
 
         self.step("heads")
         self.say("the heads side by side: each head's own scores (from random projections)")
+        self.play(vanish(r_label), run_time=0.3)
         self.spread(result)
         self.say("if the heads look alike: their projections are torch.rand, not trained")
 
     def spread(self, result):
-        spread_heads(self, result)
+        spread_heads(self, result, name="multihead_omegas")

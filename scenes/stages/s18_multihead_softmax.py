@@ -1,6 +1,6 @@
 """Stage 18: scale and softmax along the rows of every head."""
 
-from manim import DOWN
+from manim import DOWN, Group
 
 from tensors import softmax_steps
 from scenes.base import StageScene
@@ -33,9 +33,9 @@ class MultiheadSoftmax(StageScene):
         self.step("scores")
         self.say(f"the scores of all {self.cfg.heads} heads")
         self.play(appear(block), appear(label))
-        self.show_colorbar("ω (heads)", omegas)
-        self.play(label.animate.set_opacity(0.0), run_time=0.3)
-        slices, tags = spread_heads(self, block)
+        self.show_colorbar("multihead_omegas", omegas)
+        self.play(vanish(label), run_time=0.3)
+        slices, tags = spread_heads(self, block, name="multihead_omegas")
 
         self.step("scale")
         d_k = f"d/h = {self.cfg.head_k}" if self.paper(self.cfg) else f"d_k = {self.cfg.head_k}"
@@ -43,7 +43,7 @@ class MultiheadSoftmax(StageScene):
         self.say(f"÷ √({d_k}) = {root:.3g} in every head: the same patterns, {root:.3g}× smaller")
         scaled_range = (float(scaled.min()), float(scaled.max()))
         self.play(*[s.animate.recolor(scaled[h], scaled_range) for h, s in enumerate(slices)],
-                  *self.colorbar_swap(f"ω / √{self.cfg.head_k} (heads)", scaled_range), run_time=1.2)
+                  *self.colorbar_swap(f"multihead_omegas / √{self.cfg.head_k}", scaled_range), run_time=1.2)
         self.wait(0.6)
         mark = None
         if self.cfg.mask == "causal":
@@ -65,7 +65,8 @@ class MultiheadSoftmax(StageScene):
             self.play(*[s.animate.recolor(steps["exp"][h] / row_max[h], (0.0, 1.0)) for h, s in others],
                       *self.colorbar_swap("exp, each row ÷ its max", (0.0, 1.0)), run_time=0.8)
         self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in others],
-                  *self.colorbar_swap("weights", weights), run_time=0.9)
+                  *self.colorbar_swap("multihead_attention_weights", weights), run_time=0.9)
+        self.relabel(tags[-1], Group(*slices), "multihead_attention_weights", weights.shape, DOWN)
         if mark is not None:
             self.play(vanish(mark), run_time=0.4)
         self.say("every row of every head now sums to 1")

@@ -1,7 +1,7 @@
 """Stage 20: the heads slide side by side into one 8×162 matrix."""
 
 import numpy as np
-from manim import DOWN, LaggedStart
+from manim import DOWN, Group, LaggedStart
 
 from scenes.base import StageScene
 from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
@@ -54,7 +54,9 @@ class Concatenation(StageScene):
                   run_time=3.0)
         tags = head_tags(self, slices, font_size=14)
         words = self.word_labels(slices[0], self.cfg.sentence, font_size=16)
-        self.play(appear(tags), appear(words))
+        # the code's intermediate: tokens first, then heads (swapaxes(0, 1))
+        swapped = self.label(Group(*slices), "multihead_context_vectors.swapaxes(0, 1)", (tokens, heads, d_v), DOWN)
+        self.play(appear(tags), appear(words), appear(swapped))
 
         self.step("one matrix")
         self.say(f"closed up: one {tokens}×{heads * d_v} matrix, one row per token")
@@ -67,5 +69,5 @@ class Concatenation(StageScene):
         self.add(joined)
         final = self.label(joined, "multihead_flattened", flattened.shape, DOWN,
                            dims=(None,) + self.trace.axes("s20_multihead_flattened"))
-        self.play(appear(final))
+        self.play(vanish(swapped), appear(final), *self.colorbar_swap("multihead_flattened", flattened))
         self.say(f"one row per token, {heads * d_v} numbers: head 0's {d_v}, then head 1's, …")

@@ -54,7 +54,7 @@ class LinearProjection(StageScene):
                  f"every {head_v} rows of Wᵀ")
         stack = self.grid(inputs, wide.value_range, dims=("heads",) + self.trace.axes("s19_multihead_context_vectors")[1:])
         w_blocks = self.grid(blocks, (float(weight.min()), float(weight.max())))
-        names = (f"flattened, per head {shape_text(inputs.shape)}", f"Wᵀ, per head {shape_text(blocks.shape)}")
+        names = (f"multihead_flattened, per head {shape_text(inputs.shape)}", f"Wᵀ, per head {shape_text(blocks.shape)}")
         self.lay_out(stack, w_blocks, names=names, gap=1.2, view=self.view,
                      margins=Margins(bottom=LABEL_ROOM + NOTE_ROOM))
         pieces = [wide.subgrid((0, slice(None), slice(h * head_v, (h + 1) * head_v)), values_shape=(tokens, head_v))
@@ -66,7 +66,7 @@ class LinearProjection(StageScene):
                               lag_ratio=0.1), run_time=2.0)
         self.remove(*pieces)
         self.add(stack)
-        labels = [self.label(stack, "flattened, per head", inputs.shape, DOWN),
+        labels = [self.label(stack, "multihead_flattened, per head", inputs.shape, DOWN),
                   self.label(w_blocks, "Wᵀ, per head", blocks.shape, DOWN, own_scale=True)]
         self.play(appear(w_blocks), *map(appear, labels), run_time=0.8)
 
@@ -74,14 +74,16 @@ class LinearProjection(StageScene):
         self.play(*map(vanish, labels), run_time=0.3)
         partial = batched_matmul(self, stack, w_blocks, partials, matmul_products(inputs[0], blocks[0]),
                                  names=("flattened", "Wᵀ", "head"), caption=self.say)
-        self.show_colorbar("one product per head", partials)
+        products_label = self.label(partial, "head products", partials.shape, DOWN)
+        self.play(appear(products_label), *self.colorbar_swap("head products", partials), run_time=0.5)
 
         self.step("sum")
         self.say(f"flattened · Wᵀ = the sum of the {heads} per-head products")
         result = partial.like(before, dims=(None,) + self.trace.axes("s21_output"))
         result.align_cell((0, 0, 0), partial.cell_center(0, 0, 0))
         front = partial.cell_center(0, 0, 0)
-        self.play(partial.animate.stretch(SUM_FLATTEN, 2, about_point=front).set_opacity(0.0), appear(result),
+        self.play(vanish(products_label),
+                  partial.animate.stretch(SUM_FLATTEN, 2, about_point=front).set_opacity(0.0), appear(result),
                   *self.colorbar_swap("flattened · Wᵀ", before), run_time=1.4)
         self.remove(partial)
         self.close_on(result, margins=Margins(left=self.word_room(self.cfg.sentence), top=BIAS_ROOM,
