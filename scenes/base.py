@@ -41,7 +41,7 @@ from .engine.drawing import project, view_angles, view_rotation
 from .engine.manim_hooks import CubeCamera, CubeRenderer, orient_camera, scene_time, writes_movie
 from .components.colorbar import ColorBar, format_value, own_colors
 from .components.fades import appear, vanish
-from .components.cubegrid import CubeGrid
+from .components.cubegrid import CubeGrid, grids_in
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
 from .components.labels import code_box, formula, note_text, tensor_label, title_text
 from .components.motions import camera_turn
@@ -231,7 +231,7 @@ class StageScene(ThreeDScene):
             for block in blocks:
                 block.scale(scale)
             self._in_screen_row(blocks, list(between), view)
-            pitch = max(g.pitch for b in blocks for g in _grids_of(b))
+            pitch = max(g.pitch for b in blocks for g in grids_in(b))
             total *= scale * fit_blocks(self, list(blocks), view=view, max_pitch=pitch, area=area,
                                         margins=Margins(left=max(margins.left, first),
                                                         right=max(margins.right, last),
@@ -258,7 +258,7 @@ class StageScene(ThreeDScene):
                     + max(margins.right, last) <= full.width and scale * heights.max() <= room.height)
 
         def largest(**how):  # widths and gaps grow with the scale: bisect
-            low, high = 0.0, max_pitch / max(g.pitch for b in blocks for g in _grids_of(b))
+            low, high = 0.0, max_pitch / max(g.pitch for b in blocks for g in grids_in(b))
             for _ in range(40):
                 middle = (low + high) / 2
                 low, high = (middle, high) if fits(middle, **how) else (low, middle)
@@ -566,13 +566,6 @@ class StageScene(ThreeDScene):
             labels.add(text)
         self.upright(*labels)
         return labels
-
-
-def _grids_of(mob: Mobject):
-    if isinstance(mob, CubeGrid):
-        yield mob
-    for sub in mob.submobjects:
-        yield from _grids_of(sub)
 
 
 def stage_registry() -> dict[int, type[StageScene]]:

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 from manim import Mobject, Text, MathTex, config
 
-from .components.cubegrid import CubeGrid
+from .components.cubegrid import CubeGrid, grids_in
+from .components.layout import MAX_PITCH
 from .engine.drawing import project
 from .engine.manim_hooks import screen_points
 
@@ -122,14 +123,6 @@ def _texts(mob: Mobject):
         yield from _texts(sub)
 
 
-def _grids(mob: Mobject):
-    if isinstance(mob, CubeGrid):
-        yield mob
-        return
-    for sub in mob.submobjects:
-        yield from _grids(sub)
-
-
 def _kind(scene, top: Mobject) -> str:
     furniture = {id(getattr(scene, "_title", None)): "title", id(getattr(scene, "_code_box", None)): "code",
                  id(getattr(scene, "_formula", None)): "formula", id(getattr(scene, "colorbar", None)): "colorbar"}
@@ -153,7 +146,7 @@ def outlines(scene) -> list[Outline]:
                 points = np.concatenate([screen_points(scene, m) for m in part.get_family() if len(m.points)])
                 found.append(Outline(kind, kind, _rectangle(points[:, :2])))
                 continue
-            for grid in _grids(part):
+            for grid in grids_in(part):
                 if _opacity(grid) < VISIBLE:
                     continue
                 seen = grid.cube_opacity.reshape(-1) >= VISIBLE
@@ -209,10 +202,8 @@ FILL_WIDTH, FILL_HEIGHT = 0.3, 0.45  # of the stage area: the blocks span at lea
 def fill_faults(scene) -> list[str]:
     """A fault when the visible blocks are small in the stage area although
     their cubes could grow: a layout placed for another configuration."""
-    from .components.layout import MAX_PITCH
-
     blocks = [o for o in outlines(scene) if o.kind == "block"]
-    grids = [g for m in scene.mobjects for g in _grids(m) if _opacity(g) >= VISIBLE]
+    grids = [g for m in scene.mobjects for g in grids_in(m) if _opacity(g) >= VISIBLE]
     if not blocks or max(g.pitch for g in grids) >= 0.9 * MAX_PITCH:
         return []
     boxes = np.array([b.box for b in blocks])

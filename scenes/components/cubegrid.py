@@ -28,7 +28,7 @@ from manim import Mobject
 
 from .palette import MASKED_RGB, value_colors
 
-__all__ = ["CubeGrid", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES", "FACE_LAYERS"]
+__all__ = ["CubeGrid", "grids_in", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES", "FACE_LAYERS"]
 
 CUBE_SIZE = 0.22
 CUBE_GAP = 0.045
@@ -382,3 +382,12 @@ class CubeGrid(Mobject):
 
     def init_colors(self, propagate_colors: bool = True) -> "CubeGrid":
         return self
+
+
+def grids_in(*mobjects: Mobject):
+    """The cube grids among ``mobjects`` and their families, in order."""
+    for mob in mobjects:
+        if isinstance(mob, CubeGrid):
+            yield mob
+        else:
+            yield from grids_in(*mob.submobjects)

@@ -21,7 +21,7 @@ import numpy as np
 from manim import Mobject
 
 from ..engine.drawing import project_at, world_at_screen
-from .cubegrid import CubeGrid
+from .cubegrid import grids_in
 
 __all__ = ["StageArea", "screen_box", "fit_blocks", "fit_points", "place_beside", "Margins",
            "MAX_PITCH", "LABEL_ROOM", "STACKED_LABEL_ROOM", "NOTE_ROOM", "FIT_ROUNDS"]
@@ -73,32 +73,13 @@ class Margins:
     bottom: float = 0.0
     top: float = 0.0
 
-    @classmethod
-    def for_labels(cls, *directions, width: float = 0.0) -> "Margins":
-        """Room for a label on each of ``directions`` (UP, DOWN: a label's
-        height; LEFT, RIGHT: ``width``)."""
-        room = dict(left=0.0, right=0.0, bottom=0.0, top=0.0)
-        for d in directions:
-            key = {(0, 1): "top", (0, -1): "bottom", (-1, 0): "left", (1, 0): "right"}[
-                (int(np.sign(d[0])), int(np.sign(d[1])))]
-            room[key] = LABEL_ROOM if key in ("top", "bottom") else width
-        return cls(**room)
-
-
-def _grids(mobjects):
-    for mob in mobjects:
-        if isinstance(mob, CubeGrid):
-            yield mob
-        else:
-            yield from _grids(mob.submobjects)
-
 
 def screen_box(camera, mobjects, view=None) -> tuple[float, float, float, float]:
     """(left, bottom, right, top) on the frame of the cubes of ``mobjects``
     (their grids' visible cubes; all of a grid's cubes when none is visible
     yet), seen from ``view`` (default: the camera's own)."""
     points = []
-    for grid in _grids(mobjects):
+    for grid in grids_in(*mobjects):
         corners = grid.cube_corners()
         seen = grid.cube_opacity > 0.05
         points.append((corners[seen] if seen.any() else corners).reshape(-1, 3))
@@ -141,7 +122,7 @@ def fit_blocks(scene, blocks: list[Mobject], *, margins: Margins = Margins(), vi
     Cubes never grow beyond ``max_pitch``. Returns the scale applied.
     """
     area = (area or scene.stage_area()).inset(margins)
-    grids = list(_grids(blocks))
+    grids = list(grids_in(*blocks))
     points = np.concatenate([g.cube_corners().reshape(-1, 3) for g in grids])
     factor, about, shift = fit_points(scene, points, area, view,
                                       max_factor=max_pitch / max(g.pitch for g in grids))
