@@ -43,7 +43,7 @@ from .components.colorbar import ColorBar, format_value, own_colors
 from .components.fades import appear, vanish
 from .components.cubegrid import CubeGrid, grids_in
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
-from .components.labels import code_box, formula, note_text, tensor_label, title_text
+from .components.labels import LABEL_CHAR, code_box, formula, note_text, tensor_label, title_text
 from .components.motions import camera_turn
 from .components.layout import (
     LABEL_ROOM, MAX_PITCH, Margins, StageArea, fit_blocks, place_beside, screen_box,
@@ -69,7 +69,6 @@ MIN_WORD_CHARS = 3
 MIN_WORD_SCALE = 0.5  # a word label smaller than half its size is not drawn: unreadable
 INSET_PITCH = 0.16  # an inset's cubes: small, it is only there to compare
 INSET_NOTE_ROOM = 0.3  # under an inset's label: its own color scale
-LABEL_CHAR = 0.19  # about the width of one character of a block label (font size 22, bold)
 LABEL_GAP = 0.4  # between two labels side by side  # a shortened word keeps at least this many letters before "…"
 TITLE_FORMULA_GAP = 0.4
 PAPER_FROM_STAGE = 13  # the variants differ from the multi-head part on
@@ -290,9 +289,7 @@ class StageScene(ThreeDScene):
         target = grid.copy()
         blocks = [target]
         if room_for is not None:
-            ghost = grid.like(np.zeros(room_for))
-            ghost.align_cell((0, 0, 0), grid.cell_center(0, 0, 0))
-            blocks.append(ghost)
+            blocks.append(self.ghost(grid, room_for))
         fit_blocks(self, blocks, margins=margins or Margins(), view=view, max_pitch=max_pitch)
         return target
 

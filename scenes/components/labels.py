@@ -20,7 +20,7 @@ from .palette import DARK, Theme
 
 __all__ = [
     "shape_text", "title_text", "code_box", "tensor_label", "note_text", "formula",
-    "CODE_FONT", "TEXT_FONT", "LABEL_SIZE", "NOTE_SIZE",
+    "CODE_FONT", "TEXT_FONT", "LABEL_SIZE", "LABEL_CHAR", "NOTE_SIZE",
 ]
 
 CODE_FONT = "DejaVu Sans Mono"
@@ -29,6 +29,7 @@ TITLE_SIZE = 30
 CODE_SIZE = 20
 LABEL_SIZE = 22
 NOTE_SIZE = 22
+LABEL_CHAR = 0.19  # about the width of one character of a block label (bold, LABEL_SIZE): layouts estimate with it
 NOTE_LINE_SIZE = 15  # a label's note line (its own color scale)
 FORMULA_SIZE = 40  # a formula's letters ~17 px high at 480p, its subscripts ~12
 

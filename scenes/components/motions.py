@@ -25,7 +25,7 @@ from manim import (
 from ..engine.drawing import view_angles
 from .colorbar import format_value
 from .cubegrid import CubeGrid
-from .labels import TEXT_FONT, note_text
+from .labels import LABEL_CHAR, TEXT_FONT, note_text
 from .fades import InPlace, appear, vanish
 from .layout import LABEL_ROOM, MAX_PITCH, NOTE_ROOM, Margins, fit_blocks, fit_points, place_beside
 
@@ -36,7 +36,6 @@ __all__ = [
     "MATMUL_VIEW", "FRONT_VIEW", "HEAD_GAP", "TAG_ROOM",
 ]
 
-LABEL_CHAR = 0.19  # about the width of one bold label character (font size 22)
 OWN_COLORS_WIDTH = 2.6  # "own colors: −2.84 to 2.25" under a label
 FRONT_VIEW = (0.0, 0.0)
 MATMUL_VIEW = (0.62, 0.42)

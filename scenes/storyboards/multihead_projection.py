@@ -1,6 +1,5 @@
 """Xᵀ broadcast along the head axis, the batched matmul per head, an optional transpose (stages 14-16)."""
 
-import numpy as np
 from manim import DOWN, UP, Dot
 
 from tensors import matmul_products
@@ -28,7 +27,7 @@ class MultiheadProjectionStage(StageScene):
         weight = self.tensor_grid(self.weight_key)
         xt = self.tensor_grid("s02_embedded_sentence", transposed=True)
         # room for what Xᵀ becomes: one copy per head, along the head axis
-        stack_room = xt.like(np.zeros((heads,) + x.T.shape))
+        stack_room = self.ghost(xt, (heads,) + x.T.shape)
         # long names: each over its shape
         self.lay_out(weight, stack_room, names=(self.weight_name, "Xᵀ broadcast"), gap=1.4,
                      margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM, top=LABEL_ROOM))

@@ -3,8 +3,8 @@
 from manim import LEFT, UP
 
 from tensors import matmul_products
-from scenes.base import LABEL_CHAR, StageScene
-from scenes.components.labels import shape_text
+from scenes.base import StageScene
+from scenes.components.labels import LABEL_CHAR, shape_text
 from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, Margins
 from scenes.storyboards.matmul import OWN_COLORS
 from scenes.components.motions import matmul, transpose_turn
