@@ -378,16 +378,15 @@ def mask_later_tokens(scene, grids: list[CubeGrid], theme, run_time: float = 1.4
 
 def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_rows=((0, 0),),
                  caption=None, sum_labels: bool = True, theme=None, run_time: float = 1.0,
-                 finish=None):
+                 weights_name: str = "weights"):
     """Softmax along rows: exponentiate, divide by the row sum, recolor; Σ = 1.
 
     ``steps`` is :func:`tensors.softmax_steps` of the grid's scores. The rows in
     ``explicit_rows`` ((head, row) pairs) go one at a time, then all the rest.
-    ``finish()`` gives animations (a color bar swap) to play with the recolor
-    that puts the last rows on the weights' scale.
+    The color bar follows the rows in focus: each step's own scale, and the
+    weights' (named ``weights_name``) once rows are weights.
     Returns the labels showing each front-slice row's sum.
     """
-    finish = finish or (lambda: [])
     say = caption or (lambda text: None)
     exp, weights = steps["exp"], steps["weights"]
     if exp.ndim == 2:
@@ -404,7 +403,7 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         return text
 
     scores = np.asarray(steps["scores"]).reshape(exp.shape)
-    bar = getattr(scene, "colorbar_swap", lambda name, values: [])
+    bar = scene.colorbar_swap
     for number, (h, row) in enumerate(explicit_rows):
         index = (h, row)
         row_exp = exp[h, row]
@@ -425,7 +424,7 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         else:
             say("÷ row sum: the row now adds up to 1")
         anims = [grid.animate.paint(index, weights[h, row], weights_range),
-                 *bar("weights", weights_range)]
+                 *bar(weights_name, weights_range)]
         if sum_labels and h == 0:
             label = sum_label(h, row)
             labels.add(label)
@@ -442,7 +441,8 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         row_max = exp.max(axis=-1, keepdims=True)
         scene.play(grid.animate.paint((heads, rows), (exp / row_max)[heads, rows], (0.0, 1.0)),
                    *bar("exp, each row ÷ its max", (0.0, 1.0)), run_time=0.8 * run_time)
-        anims = [grid.animate.paint((heads, rows), weights[heads, rows], weights_range), *finish()]
+        anims = [grid.animate.paint((heads, rows), weights[heads, rows], weights_range),
+                 *bar(weights_name, weights_range)]
         if sum_labels:
             new = [sum_label(h, r) for h, r in rest if h == 0]
             labels.add(*new)
@@ -450,7 +450,7 @@ def softmax_rows(scene, grid: CubeGrid, steps: dict, weights_range, *, explicit_
         scene.play(*anims, run_time=0.9 * run_time)
         scene.play(grid.animate.clear_highlight(), run_time=0.3 * run_time)
     else:
-        scene.play(grid.animate.clear_highlight(), *finish(), run_time=0.3 * run_time)
+        scene.play(grid.animate.clear_highlight(), run_time=0.3 * run_time)  # the bar is the weights' already
     return labels
 
 

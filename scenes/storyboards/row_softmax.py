@@ -50,8 +50,7 @@ class RowSoftmaxStage(StageScene):
         self.step("softmax")
         weights_range = (float(weights.min()), float(weights.max()))
         softmax_rows(self, grid, softmax_steps(scores), weights_range,
-                     explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme,
-                     finish=lambda: self.colorbar_swap("weights", weights))
+                     explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme)
         if mark is not None:
             self.say("exp(−∞) = 0: each token's weights spread over itself and earlier tokens only")
             self.play(vanish(mark), run_time=0.5)
