@@ -63,7 +63,7 @@ AREA_GAP = 0.12  # between the stage area and the furniture around it
 CLOSING_HOLD = 2.5
 WORD_GAP = 0.12  # between a block and the words naming its rows
 ROW_FILL = 0.85  # a word label's height, at most, as a share of its row's
-WORD_CHAR = 0.13  # about the width of one word-label character at font size 18
+WORD_SLACK = 0.3  # beyond a word's width: the half cube and perspective between a block's edge and its row ends
 FRONT = (0.0, 0.0)  # the front view (yaw, pitch)
 MIN_WORD_CHARS = 3
 MIN_WORD_SCALE = 0.5  # a word label smaller than half its size is not drawn: unreadable
@@ -327,8 +327,9 @@ class StageScene(ThreeDScene):
     def word_room(self, words, font_size: int = 18) -> float:
         """The width to keep beside a block for its row words: the longest
         word, at most a fifth of the stage area (longer words get "…")."""
-        longest = max((len(w) for w in words), default=0)
-        return min(WORD_CHAR * font_size / 18 * longest + WORD_GAP + 0.1, self.stage_area().width / 5)
+        longest = sorted(words, key=len)[-3:]  # measured: character counts misjudge "translate"
+        width = max((note_text(w, self.theme, font_size=font_size).width for w in longest), default=0.0)
+        return min(width + WORD_GAP + WORD_SLACK, self.stage_area().width / 5)
 
     @classmethod
     def paper(cls, config: AttentionConfig | None = None) -> bool:

@@ -525,10 +525,12 @@ def head_tags(scene, slices, font_size: int = 16) -> VGroup:
     return tags
 
 
-def spread_heads(scene, block, columns: int | None = None, run_time: float = 2.2, name: str | None = None):
+def spread_heads(scene, block, columns: int | None = None, run_time: float = 2.2, name: str | None = None,
+                 area=None, left: float = 0.0):
     """Split a (h, r, c) block into its head slices laid out in a grid, front
-    view, as large as the stage area allows; "head h" over each, and with
-    ``name`` the tensor's label under the grid.
+    view, as large as ``area`` (the stage area) allows less ``left`` kept free
+    at its left; "head h" over each, and with ``name`` the tensor's label
+    under the grid.
 
     Returns the slices and their tags (shown), the label in the tags' group.
     """
@@ -537,10 +539,12 @@ def spread_heads(scene, block, columns: int | None = None, run_time: float = 2.2
     scene.remove(block)
     scene.add(*slices)
     targets = [s.copy() for s in slices]
+    area = area or scene.stage_area()
     if columns is None:
-        columns = head_columns(heads, slices[0].grid_shape[2], slices[0].grid_shape[1], scene.stage_area())
-    grid_of_blocks(scene, targets, columns,
-                   margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM if name else 0.0))
+        columns = head_columns(heads, slices[0].grid_shape[2], slices[0].grid_shape[1],
+                               area.inset(Margins(left=left)))
+    grid_of_blocks(scene, targets, columns, area=area,
+                   margins=Margins(left=left, top=TAG_ROOM, bottom=LABEL_ROOM if name else 0.0))
     scene.play(camera_turn(scene, *FRONT_VIEW),
                LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.08),
                run_time=run_time)

@@ -1,5 +1,8 @@
 """Stage 5: context vectors Z = A·X."""
 
+import numpy as np
+
+from scenes.components.colorbar import format_value
 from scenes.storyboards.matmul import MatmulStage
 
 __all__ = ["ContextVectors"]
@@ -17,3 +20,14 @@ class ContextVectors(MatmulStage):
     names = ("A", "X", "Z")
     intro = "attention weights A ({left}) and the embeddings X ({right})"
     outro = "row i of Z: the rows of X mixed by row i of A"
+    compare_key, compare_name = "s02_embedded_sentence", "stage 2: X"
+
+    def remark(self):
+        """Say plainly when A is nearly the identity, so Z is nearly X (the default example)."""
+        own = np.diag(self.trace[self.left_key])
+        if own.min() >= IDENTITY_LIKE:
+            return f"here A ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: little mixing"
+        return f"here a token keeps {own.mean():.0%} of its own row on average, the rest from the others"
+
+
+IDENTITY_LIKE = 0.9  # every token keeps at least this share of its own row

@@ -47,8 +47,16 @@ class MultiheadOmegas(StageScene):
         self.step("heads")
         self.say("the heads side by side: each head's own scores (from random projections)")
         self.play(vanish(r_label), run_time=0.3)
-        self.spread(result)
+        area = self.stage_area()
+        slices, _ = spread_heads(self, result, name="multihead_omegas", area=area.part(0.0, 1 - INSET_SHARE),
+                                 left=self.word_room(self.cfg.sentence))
+        leftmost = min(s.get_left()[0] for s in slices)
+        words = [self.word_labels(s, self.cfg.sentence) for s in slices if s.get_left()[0] < leftmost + s.pitch]
+        other, caption = self.inset("s10_omegas", "stage 10: Q·Kᵀ", INSET_SHARE)
+        self.say("right: stage 10's scores (one-head attention), on their own colors")
+        self.play(*map(appear, words), appear(other), appear(caption))
+        self.wait(0.6)
         self.say("if the heads look alike: their projections are torch.rand, not trained")
 
-    def spread(self, result):
-        spread_heads(self, result, name="multihead_omegas")
+
+INSET_SHARE = 0.28  # of the stage area's width, right, for stage 10's single-head scores

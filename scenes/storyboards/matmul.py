@@ -65,6 +65,13 @@ class MatmulStage(StageScene):
         self.say(self.outro)
         self.play(*map(appear, extras))
         self.compare(result)
+        if remark := self.remark():
+            self.wait(0.8)
+            self.say(remark)
+
+    def remark(self) -> str:
+        """What the numbers of this example show, said after the outro ("" for nothing)."""
+        return ""
 
     def compare(self, result):
         if not self.compare_key:
