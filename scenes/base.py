@@ -309,14 +309,15 @@ class StageScene(ThreeDScene):
         ghost.align_cell((0, 0, 0), grid.cell_center(0, 0, 0))
         return ghost
 
-    def inset(self, key: str, name: str, share: float) -> tuple[CubeGrid, Mobject]:
-        """An earlier stage's tensor ``key``, small, in the right ``share`` of
-        the stage area, for comparison: its name and its own color scale
-        beneath (its colors are not the bar's). Not yet shown."""
+    def inset(self, key: str, name: str, share: float, max_pitch: float = INSET_PITCH) -> tuple[CubeGrid, Mobject]:
+        """An earlier stage's tensor ``key``, small (cubes at most ``max_pitch``
+        apart), in the right ``share`` of the stage area, for comparison: its
+        name and its own color scale beneath (its colors are not the bar's).
+        Not yet shown."""
         values = self.trace[key]
         other = self.tensor_grid(key)
         fit_blocks(self, [other], area=self.stage_area().part(1 - share + 0.04, 1.0),
-                   margins=Margins(bottom=LABEL_ROOM + INSET_NOTE_ROOM), max_pitch=INSET_PITCH)
+                   margins=Margins(bottom=LABEL_ROOM + INSET_NOTE_ROOM), max_pitch=max_pitch)
         label = self.label(other, name, values.shape, DOWN)
         low, high = (format_value(v).replace("-", "−") for v in other.value_range)
         scale = note_text(f"own colors: {low} to {high}", self.theme, font_size=15, color=self.theme.muted)

@@ -15,8 +15,8 @@ from golden import render_still
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.motions import (
-    MatmulBox, _place_products, batched_matmul, broadcast_copies, matmul, softmax_rows, transpose_turn,
-    turn,
+    MatmulBox, _place_products, batched_matmul, beside_matrix, broadcast_copies, matmul, matrix_vector,
+    softmax_rows, transpose_turn, turn,
 )
 from scenes.components.palette import value_colors
 from tensors import AttentionConfig, compute_trace, matmul_products, softmax_steps
@@ -127,6 +127,45 @@ def test_a_broadcast_makes_one_copy_per_head_along_the_head_axis(tmp_path):
     for h in range(heads):
         assert np.allclose(centers[h] - centers[0], h * grid.pitch * head_axis)
     assert np.allclose(centers[0], grid.cell_centers()[0])
+
+
+def test_a_matrix_vector_product_lays_the_vector_on_every_row_then_sums_each_row(tmp_path):
+    """Stage 6's one token: x lies on every row of U (column under column),
+    then row i's products become result cube i, beside row i, at its true value."""
+    u = TRACE["s06_U_query"]
+    x = TRACE["s02_embedded_sentence"][0]
+    expected = np.array([sum(u[i, j] * x[j] for j in range(len(x))) for i in range(len(u))])  # by hand
+    states = []
+
+    def storyboard(scene):
+        matrix = scene.tensor_grid("s06_U_query")
+        vector, result = beside_matrix(matrix, x, expected, (x.min(), x.max()), (expected.min(), expected.max()))
+        scene.add(matrix, vector, result)
+        played = scene.play
+
+        def watch(*args, **kwargs):
+            played(*args, **kwargs)
+            grids = [m for m in scene.mobjects if isinstance(m, CubeGrid)]
+            states.append([(g.values.copy(), g.cell_centers().copy(), g.cube_opacity.copy()) for g in grids])
+
+        scene.play = watch
+        states.append(matrix.cell_centers().copy())
+        matrix_vector(scene, matrix, vector, result)
+        final.extend((result.values.copy(), result.cell_centers().copy(), result.cube_opacity.copy()))
+
+    final = []
+    play(tmp_path, storyboard)
+    rows = states[0][0]  # the matrix's cell centers (rows, columns, 3)
+    copies = np.broadcast_to(x, u.shape)  # x on every row
+    laid = [c for v, c, _ in states[1] if v.shape == (1,) + u.shape and np.allclose(v[0], copies)]
+    assert len(laid) == 1
+    assert np.allclose(laid[0][0][..., :2], rows[..., :2])  # on top of U, cell over cell
+    values, centers, opacity = final
+    assert np.allclose(values[0, :, 0], TRACE["s07_queries"][0], atol=1e-5)  # q(0) = row 0 of Q
+    assert np.allclose(values[0, :, 0], expected)
+    assert np.all(opacity == 1.0)
+    assert np.allclose(centers[0, :, 0, 1], rows[:, 0, 1])  # cube i beside row i
+    assert np.all(centers[0, :, 0, 0] > rows[:, -1, 0])
 
 
 def test_a_transpose_ends_with_the_axes_swapped_in_place(tmp_path):

@@ -31,7 +31,7 @@ from .layout import LABEL_ROOM, MAX_PITCH, NOTE_ROOM, Margins, fit_blocks, fit_p
 
 __all__ = [
     "turn", "camera_turn", "transpose_turn", "permute_last_two", "MatmulBox", "matmul",
-    "batched_matmul", "reveal_heads", "cell_arithmetic", "number_text", "row_numbers", "broadcast_copies", "mask_later_tokens", "softmax_rows",
+    "batched_matmul", "reveal_heads", "beside_matrix", "matrix_vector", "cell_arithmetic", "number_text", "row_numbers", "broadcast_copies", "mask_later_tokens", "softmax_rows",
     "add_bias_rows", "spread_heads", "grid_of_blocks", "head_columns", "head_tags",
     "MATMUL_VIEW", "FRONT_VIEW", "HEAD_GAP", "TAG_ROOM",
 ]
@@ -254,15 +254,51 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
     return result, labels
 
 
+def beside_matrix(matrix: CubeGrid, vector_values, result_values, vector_range, result_range):
+    """The operands of ``matrix @ vector`` drawn flat: the vector as a row of
+    cubes under the matrix, column under column, and the result as a column
+    right of it, row beside row, one cube apart. Not shown (clear cells)."""
+    m, k = matrix.grid_shape[1:]
+    x_axis, row_axis, _ = matrix.axis_vectors()
+    vector = matrix.like(np.asarray(vector_values)[None, :], vector_range)
+    vector.align_cell((0, 0, 0), matrix.cell_center(m - 1, 0) + 2 * matrix.pitch * row_axis)
+    result = matrix.like(np.asarray(result_values)[:, None], result_range)
+    result.align_cell((0, 0, 0), matrix.cell_center(0, k - 1) + 2 * matrix.pitch * x_axis)
+    return vector.set_cell_opacity(0.0), result.set_cell_opacity(0.0)
+
+
+def matrix_vector(scene, matrix: CubeGrid, vector: CubeGrid, result: CubeGrid, run_time: float = 2.4):
+    """``result = matrix @ vector``, seen flat (see :func:`beside_matrix`):
+    the vector rises onto every row of the matrix, one copy per row; then
+    each row's k products slide right and merge into that row's one result
+    cube (the sum). The vector stays under the matrix."""
+    m, k = matrix.grid_shape[1:]
+    x_axis, _, head_axis = matrix.axis_vectors()
+    copies = vector.like(np.broadcast_to(vector.values[0], (m, k)), vector.value_range)
+    copies.align_cell((0, 0, 0), matrix.cell_center(0, 0) - head_axis * matrix.pitch)  # just in front
+    start = copies.copy().stretch(SUM_FLATTEN, 1).move_to(vector.get_center())
+    scene.add(start)
+    scene.play(start.animate.become(copies), matrix.animate.set_cell_opacity(0.55), run_time=0.45 * run_time)
+    scene.remove(start)
+    scene.add(copies)
+    sum_at = result.get_center()
+    scene.play(copies.animate.stretch(SUM_FLATTEN, 0, about_point=sum_at - x_axis * matrix.pitch / 2)
+               .set_opacity(0.0), result.animate.set_cell_opacity(1.0), run_time=0.55 * run_time)
+    scene.remove(copies)
+    scene.play(matrix.animate.set_cell_opacity(1.0), run_time=0.3)
+
+
 def number_text(value: float) -> str:
     """A number as a caption shows it: 2 decimals, a true minus, negatives in brackets."""
     text = f"{value:.2f}".replace("-", "−")
     return f"({text})" if value < 0 else text
 
 
-def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float, terms: int = 3) -> str:
+def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float, terms: int = 3,
+                    cell: str | None = None) -> str:
     """``name[0, 0] = a·b + c·d + … = total``: the first terms of one cell's
     dot product (its row of the left operand, its column of the right).
+    ``cell`` names the cell instead (e.g. a vector's ``q[0]``).
 
     >>> cell_arithmetic("ω", np.array([0.5, -1.0, 2.0, 1.0]), np.array([0.5, 1.5, 1.0, 0.0]), 0.75)
     'ω[0, 0] = 0.50·0.50 + (−1.00)·1.50 + 2.00·1.00 + … = 0.75'
@@ -271,7 +307,8 @@ def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float
     """
     shown = " + ".join(f"{number_text(a)}·{number_text(b)}" for a, b in zip(row[:terms], column[:terms]))
     more = " + …" if len(row) > terms else ""
-    cell = f"{name[:-1]}, 0, 0]" if name.endswith("]") else f"{name}[0, 0]"  # a head's slice: one index
+    if cell is None:
+        cell = f"{name[:-1]}, 0, 0]" if name.endswith("]") else f"{name}[0, 0]"  # a head's slice: one index
     return f"{cell} = {shown}{more} = {number_text(total)}"
 
 

@@ -52,7 +52,7 @@ class MultiheadOmegas(StageScene):
                                  left=self.word_room(self.cfg.sentence))
         leftmost = min(s.get_left()[0] for s in slices)
         words = [self.word_labels(s, self.cfg.sentence) for s in slices if s.get_left()[0] < leftmost + s.pitch]
-        other, caption = self.inset("s10_omegas", "stage 10: Q·Kᵀ", INSET_SHARE)
+        other, caption = self.inset("s10_omegas", "stage 10: Q·Kᵀ", INSET_SHARE, max_pitch=slices[0].pitch)  # as a head
         self.say("right: stage 10's scores (one-head attention), on their own colors")
         self.play(*map(appear, words), appear(other), appear(caption))
         self.wait(0.6)
