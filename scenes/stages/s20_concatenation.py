@@ -1,16 +1,19 @@
 """Stage 20: the heads slide side by side into one 8×162 matrix."""
 
 import numpy as np
-from manim import DOWN, Group, LaggedStart
+from manim import DOWN, Create, Group, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
+from scenes.components.labels import note_text
+from scenes.components.layout import LABEL_ROOM, Margins, StageArea, fit_blocks, place_beside, screen_box
 from scenes.components.motions import FRONT_VIEW, TAG_ROOM, camera_turn, head_tags
 from scenes.components.fades import appear, vanish
 
 __all__ = ["Concatenation"]
 
 HEAD_GAP_CELLS = 1  # between heads while they line up, in cube pitches
+READABLE_PITCH = 0.2  # cubes closer than this (12 px at 480p) get a closer look
+LOOK_CELLS = 24  # the closer look shows whole heads, at least this many columns
 
 
 class Concatenation(StageScene):
@@ -71,3 +74,44 @@ class Concatenation(StageScene):
                            dims=(None,) + self.trace.axes("s20_multihead_flattened"))
         self.play(vanish(swapped), appear(final), *self.colorbar_swap("multihead_flattened", flattened))
         self.say(f"one row per token, {heads * d_v} numbers: head 0's {d_v}, then head 1's, …")
+        self.closer_look(joined, final, heads, d_v)
+
+    def closer_look(self, joined, label, heads: int, d_v: int) -> None:
+        """Row 0 of the flattened matrix, its first heads drawn large below it:
+        where head 0's numbers end and head 1's begin, readable at any size."""
+        if heads < 2 or joined.pitch >= READABLE_PITCH:
+            return
+        shown = min(heads, max(2, -(-LOOK_CELLS // d_v)))
+        word = self.cfg.sentence[0]
+        self.step("closer look")
+        self.say(f"row 0 (\"{word}\") up close: head 0's {d_v} numbers, then head 1's" + (", …" if shown > 2 else ""))
+        part = joined.subgrid((0, 0, slice(0, shown * d_v)))
+        left, bottom, right, top = screen_box(self.camera, [part])
+        pad = joined.pitch * 0.6
+        frame = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=2,
+                          color=self.theme.accent).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
+        self.fixed(frame)
+        area = self.stage_area()
+        below = StageArea(area.left, area.right, area.bottom, label.get_bottom()[1] - 0.3)
+        zoom = part.copy()
+        fit_blocks(self, [zoom], area=below, view=FRONT_VIEW,
+                   margins=Margins(left=self.word_room([word]), right=self.word_room([word]), bottom=TAG_ROOM))
+        moving = part.copy()
+        self.add(moving)
+        self.play(Create(frame), run_time=0.6)
+        self.play(moving.animate.become(zoom), run_time=1.2)
+        seams = VGroup()
+        tags = VGroup()
+        for h in range(shown):
+            piece = zoom.subgrid((0, 0, slice(h * d_v, (h + 1) * d_v)))
+            tag = note_text(f"head {h}", self.theme, font_size=16, color=self.theme.muted)
+            if tag.width < d_v * zoom.pitch:
+                tags.add(place_beside(self, [piece], tag, DOWN, buff=0.12))
+            if h:
+                x = (zoom.cell_center(0, h * d_v - 1)[0] + zoom.cell_center(0, h * d_v)[0]) / 2
+                seams.add(Line([x, zoom.get_top()[1] + 0.15, 0.0], [x, zoom.get_bottom()[1] - 0.15, 0.0],
+                               stroke_width=3, color=self.theme.accent))
+        self.fixed(*tags)
+        words = self.word_labels(moving, [word], font_size=16)
+        self.play(appear(seams), appear(tags), appear(words), run_time=0.6)
+        self.wait(1.0)
