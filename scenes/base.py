@@ -40,7 +40,7 @@ from tensors import AttentionConfig, compute_trace
 from .engine.drawing import project, view_angles, view_rotation
 from .engine.manim_hooks import CubeCamera, CubeRenderer, orient_camera, scene_time, writes_movie
 from .components.colorbar import ColorBar, format_value, own_colors
-from .components.fades import appear, vanish
+from .components.fades import appear, appearing, vanish
 from .components.cubegrid import CubeGrid, grids_in
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
 from .components.labels import LABEL_CHAR, code_box, formula, note_text, tensor_label, title_text
@@ -134,6 +134,9 @@ class StageScene(ThreeDScene):
         if self.panel.floor:
             self.add(floor_grid(self.theme))
         self.add(self.header())
+        # the operands' first fade-ins are not played: the first frame is the
+        # scene's opening shot (a video's poster frame), not an empty stage
+        self._opening, self.opened_on = True, []
         self.storyboard()
         self.step("result")
         self.wait(CLOSING_HOLD)
@@ -152,6 +155,14 @@ class StageScene(ThreeDScene):
             self.add_subcaption(text, duration=max(stop - start, 0.1), offset=start - end)
 
     def play(self, *args, **kwargs):
+        if self._opening:  # fade-ins before anything else happens: there at the first frame
+            shown = [appearing(a) for a in args]
+            if args and all(s is not None for s in shown):
+                self.add(*[m for s in shown for m in s])
+                self.opened_on += [m for s in shown for m in s]
+                self.mobjects.sort(key=self._draw_rank)
+                return
+            self._opening = False
         super().play(*args, **kwargs)
         # Manim redraws, every frame, all mobjects from the first animated one
         # onward in this list. Text rarely moves and is the costly part to
@@ -173,6 +184,11 @@ class StageScene(ThreeDScene):
     def step(self, name: str) -> None:
         """Start a named section (one clip with --save_sections)."""
         self.next_section(name)
+
+    def look_from(self, view) -> None:
+        """Turn the camera to ``view`` (yaw, pitch) at once, not animated."""
+        orient_camera(self, view_angles(*view))
+        self.current_view = tuple(view)
 
     # -- frame furniture --------------------------------------------------------
     def header(self) -> Mobject:
@@ -412,7 +428,8 @@ class StageScene(ThreeDScene):
         """
         self._captions.append((scene_time(self), text))
         if not self.panel.captions:
-            self.wait(run_time)
+            if not self._opening:  # a caption at the opening takes no time either (see play)
+                self.wait(run_time)
             return None
         new = self.note(text, **kwargs)
         self._fit_caption(new, text)

@@ -2,7 +2,8 @@
 screen as geometry (:mod:`scenes.screen`): at the end of every step nothing
 leaves the frame, runs into the code panel or the color bar, overlaps another
 text or lies on a block; the blocks use the stage area; the color bar names a
-block on screen; and two captions are never on screen at once.
+block on screen; and two captions are never on screen at once. The first
+frame shows the operands.
 
 The corners: the blog's default (what the first-time viewers saw); the
 fewest words and sizes with one head and a causal mask; 16 long words at the
@@ -16,6 +17,7 @@ import pytest
 from golden import render_still
 from scenes import stage_registry
 from scenes.catalogue import stage_count
+from scenes.components.colorbar import ColorBar
 from scenes.engine.manim_hooks import frame_of
 from scenes.screen import bar_faults, fill_faults, layout_faults
 from tensors import LIMITS, AttentionConfig
@@ -74,6 +76,8 @@ def test_every_step_keeps_the_layout_rules(number, corner, tmp_path):
     scene.check()  # the last step's end: the closing frame
     assert frame_of(scene)[..., :3].std() > 5  # something is drawn
     assert not scene.faults, "\n".join(scene.faults)
+    # the first frame (a video's poster frame) shows the operands, not only a title and a caption
+    assert [m for m in scene.opened_on if not getattr(m, "is_caption", False) and not isinstance(m, ColorBar)]
 
 
 def test_the_rules_catch_what_the_reviews_saw(tmp_path):

@@ -79,15 +79,16 @@ def test_sections_and_subtitles(tmp_path):
     out = tmp_path / "videos"
     render_cli("6", "--sections", "--out-dir", out)
     index = json.loads((out / "06_projections_sections" / "06_projections.json").read_text())
-    assert [s["name"] for s in index] == ["matrices", "shapes", "result"]
+    assert [s["name"] for s in index] == ["matrices", "shapes", "one token", "result"]
     for section in index:
         assert (out / "06_projections_sections" / section["video"]).exists()
     images, fps = frames(out / "06_projections.mp4")
     duration = len(images) / fps
     subtitles = list(srt.parse((out / "06_projections.srt").read_text()))
-    assert len(subtitles) == 3
-    for sub in subtitles:
+    assert len(subtitles) >= len(index) - 1  # at least a line per step before the closing hold
+    for sub, after in zip(subtitles, subtitles[1:] + [None]):
         assert 0 <= sub.start.total_seconds() < sub.end.total_seconds() <= duration + 1 / fps
+        assert after is None or sub.end <= after.start  # one line at a time
         assert sub.content
 
 
@@ -113,13 +114,13 @@ def test_slides_and_html_deck(tmp_path):
     result = render_cli("6", "--slides", "--out-dir", out)
     assert result.stdout.split()[-1] == str(out / "attention_cubes_slides.html")
     presentation = json.loads((out / "slides" / "ProjectionMatrices.json").read_text())
-    # one slide per step of the scene: matrices, shapes, result
-    assert len(presentation["slides"]) == 3
+    # one slide per step of the scene: matrices, shapes, one token, result
+    assert len(presentation["slides"]) == 4
     for slide in presentation["slides"]:
         assert (out / slide["file"]).exists()  # paths relative to the slides' parent folder
     deck = (out / "attention_cubes_slides.html").read_text()
     assets = sorted((out / "attention_cubes_slides_assets").iterdir())
-    assert len(assets) == 3 and all(a.name in deck for a in assets)
+    assert len(assets) == 4 and all(a.name in deck for a in assets)
     assert not list(out.glob(".work-*"))
 
 
@@ -133,7 +134,8 @@ def test_a_still_per_section(tmp_path):
     folder = out / "06_projections_sections"
     index = json.loads((folder / "06_projections.json").read_text())
     assert [s["still"] for s in index] == [
-        "06_projections_01_matrices.png", "06_projections_02_shapes.png", "06_projections_03_result.png"]
+        "06_projections_01_matrices.png", "06_projections_02_shapes.png", "06_projections_03_one_token.png",
+        "06_projections_04_result.png"]
     stills = [np.array(Image.open(folder / s["still"]).convert("RGB")).astype(int) for s in index]
     assert all(s.shape == (480, 854, 3) for s in stills)
     assert np.abs(stills[0] - stills[1]).mean() > 1.0  # each step looks different

@@ -19,7 +19,7 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "vanish", "InPlace"]
+__all__ = ["appear", "appearing", "vanish", "InPlace"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -59,7 +59,21 @@ class InPlace(UpdateFromAlphaFunc):
 def appear(mob: Mobject, **kwargs) -> InPlace:
     """Fade ``mob`` in from transparent to its own opacities."""
     set_alpha = _opacity_setter(mob)
-    return InPlace(mob, lambda _, alpha: set_alpha(alpha), **kwargs)
+    animation = InPlace(mob, lambda _, alpha: set_alpha(alpha), **kwargs)
+    animation.is_appearance = True
+    return animation
+
+
+def appearing(animation) -> list[Mobject] | None:
+    """The mobjects ``animation`` only fades in (through :func:`appear`, alone
+    or grouped, e.g. in a ``LaggedStart``); None if it does anything else."""
+    if getattr(animation, "is_appearance", False):
+        return [animation.mobject]
+    parts = getattr(animation, "animations", None)
+    if not parts:
+        return None
+    found = [appearing(part) for part in parts]
+    return None if any(f is None for f in found) else [m for f in found for m in f]
 
 
 def vanish(mob: Mobject, **kwargs) -> InPlace:

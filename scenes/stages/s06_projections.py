@@ -44,6 +44,7 @@ class ProjectionMatrices(StageScene):
         for grid, label in zip(grids, labels):
             self.play(appear(grid), appear(label), run_time=0.7)
         self.show_colorbar("U_query", self.trace[keys[0]])
+        self.wait(1.0)
 
         self.step("shapes")
         braces = self.shapes(grids, d, d_k, d_v)

@@ -42,11 +42,12 @@ class LinearProjection(StageScene):
         head_v, d_out = blocks.shape[1:]
 
         self.step("operands")
+        self.look_from(FRONT_VIEW)  # the wide block reads flat; the camera turns for the matmul
         wide = self.tensor_grid("s20_multihead_flattened")
         fit_blocks(self, [wide], view=FRONT_VIEW, margins=Margins(top=LABEL_ROOM, bottom=LABEL_ROOM))
         wide_label = self.label(wide, "multihead_flattened", flat.shape, UP)
         self.say(f"output = flattened · Wᵀ + bias: {tokens}×{width} · {width}×{d_out}, a long inner axis")
-        self.play(camera_turn(self, *FRONT_VIEW), appear(wide), appear(wide_label), run_time=1.0)
+        self.play(appear(wide), appear(wide_label), run_time=1.0)
         self.show_colorbar("multihead_flattened", flat)
 
         self.step("cut per head")
