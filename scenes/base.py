@@ -54,12 +54,14 @@ __all__ = ["StageScene", "stage_registry", "StageRegistryError"]
 
 FRAME_MARGIN = 0.3
 COLORBAR_X = 6.35
+BAR_TITLE_MARGIN = 0.2  # between the bar's title and the frame's right edge
 COLORBAR_ROOM = 0.95  # from the bar's center to the left edge of its numbers and title
 CAPTION_DROP = 0.62  # the caption line's top sits this far below the title's top ...
 CAPTION_GAP = 0.1  # ... and at least this far below its lowest glyph
 CAPTION_ROOM = 0.42  # the height one caption line takes
 CAPTION_SHRINK = 0.7  # a caption shrinks to this share of its size before it wraps
 AREA_GAP = 0.12  # between the stage area and the furniture around it
+OPENING_HOLD = 1.0  # seconds the opening shot stays still, at least
 CLOSING_HOLD = 2.5
 WORD_GAP = 0.12  # between a block and the words naming its rows
 ROW_FILL = 0.85  # a word label's height, at most, as a share of its row's
@@ -163,6 +165,7 @@ class StageScene(ThreeDScene):
                 self.mobjects.sort(key=self._draw_rank)
                 return
             self._opening = False
+            self.wait(OPENING_HOLD)  # a moment to read the opening shot before anything moves
         super().play(*args, **kwargs)
         # Manim redraws, every frame, all mobjects from the first animated one
         # onward in this list. Text rarely moves and is the costly part to
@@ -403,6 +406,10 @@ class StageScene(ThreeDScene):
         together with the recolor that puts the blocks on its scale."""
         value_range = values if isinstance(values, tuple) else (float(np.min(values)), float(np.max(values)))
         bar = ColorBar(name, value_range, self.theme).move_to([COLORBAR_X, -0.1, 0])
+        bar.shift(RIGHT * (COLORBAR_X - bar.gradient.get_x()))  # every bar in one place, whatever its title
+        over = bar.title.get_right()[0] - (config.frame_width / 2 - BAR_TITLE_MARGIN)
+        if over > 0:  # a wide title stays inside the frame, reaching left toward the stage
+            bar.title.shift(LEFT * over)
         self.fixed(bar)
         if self.colorbar is not None:  # gone at once: two legends in one place read as neither
             self.remove(self.colorbar)

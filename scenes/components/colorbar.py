@@ -95,4 +95,5 @@ class ColorBar(VGroup):
         if title.width > TITLE_MAX_WIDTH:
             title.scale_to_fit_width(TITLE_MAX_WIDTH)
         title.next_to(high, UP, buff=0.1)
+        self.gradient, self.title = gradient, title
         super().__init__(gradient, frame, high, low, title)

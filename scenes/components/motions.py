@@ -36,6 +36,7 @@ __all__ = [
     "MATMUL_VIEW", "FRONT_VIEW", "HEAD_GAP", "TAG_ROOM",
 ]
 
+NEGLIGIBLE = 0.1  # a product this much smaller than a cell's largest is not worth showing first
 OWN_COLORS_WIDTH = 2.6  # "own colors: −2.84 to 2.25" under a label
 FRONT_VIEW = (0.0, 0.0)
 MATMUL_VIEW = (0.62, 0.42)
@@ -296,20 +297,36 @@ def number_text(value: float) -> str:
 
 def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float, terms: int = 3,
                     cell: str | None = None) -> str:
-    """``name[0, 0] = a·b + c·d + … = total``: the first terms of one cell's
-    dot product (its row of the left operand, its column of the right).
+    """``name[0, 0] = a·b + c·d + … = total``: one cell's dot product (its row
+    of the left operand, its column of the right): its first ``terms``
+    products, or, where those are all negligible (a weighted mix whose first
+    weights are ~0), the largest of the ``terms`` largest that are not
+    negligible, in their order, "…" for the others.
     ``cell`` names the cell instead (e.g. a vector's ``q[0]``).
 
     >>> cell_arithmetic("ω", np.array([0.5, -1.0, 2.0, 1.0]), np.array([0.5, 1.5, 1.0, 0.0]), 0.75)
     'ω[0, 0] = 0.50·0.50 + (−1.00)·1.50 + 2.00·1.00 + … = 0.75'
+    >>> cell_arithmetic("z", np.array([0.0, 0.01, 0.0, 0.99, 0.5]), np.array([1.0, 2.0, 3.0, 4.0, 1.0]), 4.48)
+    'z[0, 0] = … + 0.99·4.00 + 0.50·1.00 = 4.48'
     >>> cell_arithmetic("Q[0]", np.array([1.0]), np.array([2.0]), 2.0)
     'Q[0, 0, 0] = 1.00·2.00 = 2.00'
     """
-    shown = " + ".join(f"{number_text(a)}·{number_text(b)}" for a, b in zip(row[:terms], column[:terms]))
-    more = " + …" if len(row) > terms else ""
+    row, column = np.asarray(row, float), np.asarray(column, float)
+    size = np.abs(row * column)
+    largest = list(range(min(terms, len(row))))
+    if size[:terms].max() < NEGLIGIBLE * size.max():
+        largest = sorted(i for i in np.argsort(-size, kind="stable")[:terms] if size[i] >= NEGLIGIBLE * size.max())
+    parts, last = [], -1
+    for i in largest:
+        if i > last + 1:
+            parts.append("…")
+        parts.append(f"{number_text(row[i])}·{number_text(column[i])}")
+        last = i
+    if last < len(row) - 1:
+        parts.append("…")
     if cell is None:
         cell = f"{name[:-1]}, 0, 0]" if name.endswith("]") else f"{name}[0, 0]"  # a head's slice: one index
-    return f"{cell} = {shown}{more} = {number_text(total)}"
+    return f"{cell} = {' + '.join(parts)} = {number_text(total)}"
 
 
 def batched_matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products_head0, *,
@@ -332,7 +349,7 @@ def batched_matmul(scene, left: CubeGrid, right: CubeGrid, result_values, produc
     n = right.grid_shape[2]
     if rest:
         say(f"head 0 first: one ordinary {m}×{k} · {k}×{n} matmul")
-        scene.play(*[vanish(s) for s in rest], run_time=0.6)
+        scene.play(*[vanish(s) for s in rest], run_time=0.4)
     value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
     left_name, right_name, result_name = names
     head0, labels = matmul(scene, left_slices[0], right_slices[0], result_values[0], products_head0,
@@ -341,12 +358,14 @@ def batched_matmul(scene, left: CubeGrid, right: CubeGrid, result_values, produc
     block = head0.like(result_values, value_range, dims=("heads",) + tuple(head0.dims[1:]))
     block.align_cell((0, 0, 0), head0.cell_center(0, 0))
     block.set_cell_opacity(0.0).set_cell_opacity(1.0, (0,))
-    scene.play(vanish(left_slices[0]), vanish(right_slices[0]), vanish(labels), run_time=0.5)
+    *operand_labels, result_label = labels  # head 0's result keeps its name while the others join it
+    scene.play(vanish(left_slices[0]), vanish(right_slices[0]), *map(vanish, operand_labels), run_time=0.5)
     scene.remove(head0)
     scene.add(block)
     if heads > 1:
         say(f"heads 1 to {heads - 1}: the same matmul with their own slices, all at once")
         scene.play(reveal_heads(block), run_time=min(2.4, 0.4 * heads))
+    scene.play(vanish(result_label), run_time=0.3)
     return block
 
 

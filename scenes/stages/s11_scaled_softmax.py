@@ -1,5 +1,7 @@
 """Stage 11: divide by √d_k, then softmax along rows; compare with stage 4."""
 
+from manim import UP
+
 from scenes.storyboards.row_softmax import RowSoftmaxStage
 from scenes.components.fades import appear
 
@@ -21,15 +23,16 @@ class ScaledSoftmax(RowSoftmaxStage):
     scores_name = "ω"
     inset_share = 0.24
 
-    def show_scores(self, grid):
+    def show_scores(self, grid, label):
         scaled = self.trace["s11_scaled_omegas"]
         self.step("scale")
         root = self.cfg.d_k ** 0.5
+        name = f"ω / √{self.cfg.d_k}"
         self.say(f"÷ √d_k = √{self.cfg.d_k} = {root:.3g}: every score {root:.3g}× smaller, the same pattern")
-        self.play(grid.animate.recolor(scaled), *self.colorbar_swap(f"ω / √{self.cfg.d_k}", scaled),
-                  run_time=1.5)
+        self.play(grid.animate.recolor(scaled), *self.colorbar_swap(name, scaled), run_time=1.5)
+        label = self.relabel(label, grid, name, scaled.shape, UP)
         self.wait(0.8)
-        return scaled
+        return scaled, label
 
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)

@@ -4,7 +4,7 @@ from manim import DOWN
 
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
-from scenes.components.layout import STACKED_LABEL_ROOM, Margins
+from scenes.components.layout import NOTE_ROOM, STACKED_LABEL_ROOM, Margins
 from scenes.components.motions import spread_heads
 from scenes.components.fades import appear, vanish
 
@@ -28,8 +28,9 @@ class MultiheadProjections(StageScene):
         heads = self.cfg.heads
         blocks = [self.tensor_grid(k) for k in keys]
         # three long names: each over its shape, to leave the blocks room
-        self.lay_out(*blocks, names=names, gap=0.8, margins=Margins(bottom=STACKED_LABEL_ROOM))
-        labels = [self.label(b, n, self.trace[k].shape, DOWN, stacked=True)
+        self.lay_out(*blocks, names=names, gap=0.8, margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
+        # the bar describes the query block; the other two say their own ranges
+        labels = [self.label(b, n, self.trace[k].shape, DOWN, stacked=True, own_scale=n != names[0])
                   for b, n, k in zip(blocks, names, keys)]
         self.step("blocks")
         if self.paper(self.cfg):

@@ -56,6 +56,7 @@ class MultiheadSoftmax(StageScene):
         weights_range = (float(weights.min()), float(weights.max()))
         softmax_rows(self, slices[0], softmax_steps(scaled[0]), weights_range,
                      explicit_rows=((0, 0),), caption=self.say, sum_labels=False, theme=self.theme,
+                     weights_name="multihead_attention_weights",
                      run_time=0.8)
         others = list(enumerate(slices[1:], start=1))
         if others:

@@ -89,6 +89,8 @@ class LinearProjection(StageScene):
         self.remove(partial)
         self.close_on(result, margins=Margins(left=self.word_room(self.cfg.sentence), top=BIAS_ROOM,
                                               bottom=LABEL_ROOM), run_time=1.2)
+        sum_label = self.label(result, "flattened · Wᵀ", before.shape, DOWN)
+        self.play(appear(sum_label), run_time=0.4)
 
         self.step("bias")
         self.say(f"+ bias: one row of {bias.shape[0]}, on the same colors - a small correction to every row")
@@ -100,9 +102,9 @@ class LinearProjection(StageScene):
         add_bias_rows(self, result, bias_row, output, (float(output.min()), float(output.max())))
         self.play(vanish(bias_row), vanish(b_label), *self.colorbar_swap("output", output), run_time=0.6)
         words = self.word_labels(result, self.cfg.sentence)
-        label = self.label(result, "output", output.shape, DOWN)
+        self.relabel(sum_label, result, "output", output.shape, DOWN)
         if self.paper(self.cfg):
             self.say(f"the output: {shape_text(output.shape)}, the shape of the input X (a residual can add them)")
         else:
             self.say(f"the output: {shape_text(output.shape)}; the blog maps to d_v, the paper back to d")
-        self.play(appear(words), appear(label))
+        self.play(appear(words))

@@ -22,9 +22,9 @@ class RowSoftmaxStage(StageScene):
     weights_name = "A (attention weights)"
     inset_share = 0.0  # of the stage area's width, right, kept for an inset of an earlier stage
 
-    def show_scores(self, grid):
-        """Hook: stage 11 scales the scores first."""
-        return self.trace[self.scores_key]
+    def show_scores(self, grid, label):
+        """Hook: stage 11 scales the scores first. Returns the scores and their label."""
+        return self.trace[self.scores_key], label
 
     def storyboard(self):
         scores = self.trace[self.scores_key]
@@ -39,7 +39,7 @@ class RowSoftmaxStage(StageScene):
         self.say(f"the scores {self.scores_name}: row i = how token i matches every token")
         self.play(appear(grid), appear(rows), appear(label))
         self.show_colorbar(self.scores_name, scores)
-        scores = self.show_scores(grid)
+        scores, label = self.show_scores(grid, label)
         mark = None
         if self.cfg.mask == "causal":
             self.step("mask")
