@@ -9,6 +9,19 @@ from scenes.components.fades import appear
 
 __all__ = ["TokenIds"]
 
+DICTIONARY_SIZE = 22  # about 13 px high at 480p; a long vocabulary shrinks to fit the area
+LINE_PITCH = 2.0  # dictionary lines apart, in digit heights
+
+
+def ruled(lines: VGroup, pitch: float) -> VGroup:
+    """Lines one under another, left-aligned, their first glyphs' feet (a
+    digit or a letter without a descender) ``pitch`` apart: even lines,
+    whatever descenders the words have."""
+    for n, line in enumerate(lines):
+        line.align_to(lines[0], LEFT)
+        line.shift(UP * (lines[0][0].get_bottom()[1] - n * pitch - line[0].get_bottom()[1]))
+    return lines
+
 
 class TokenIds(StageScene):
     number = 1
@@ -34,14 +47,14 @@ class TokenIds(StageScene):
 
         vocab = self.cfg.vocabulary
         dictionary = VGroup(*[
-            note_text(f"{i:>2}  {w}", self.theme, font_size=18, color=self.theme.muted)
+            note_text(f"{i:>2}  {w}", self.theme, font_size=DICTIONARY_SIZE, color=self.theme.ink)
             for i, w in enumerate(vocab)
-        ]).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+        ])
         unused = self.cfg.vocab_size - len(vocab)
         if unused:
             dictionary.add(note_text(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} unused", self.theme,
-                                     font_size=16, color=self.theme.muted))
-            dictionary.arrange(DOWN, aligned_edge=LEFT, buff=0.08)
+                                     font_size=DICTIONARY_SIZE - 4, color=self.theme.muted))
+        ruled(dictionary, LINE_PITCH * dictionary[0][0].height)
         dict_title = note_text("dictionary", self.theme, font_size=20)
         room = area.height - dict_title.height - 0.2
         if dictionary.height > room:
@@ -75,7 +88,7 @@ class TokenIds(StageScene):
             run = 0.9 if row < 2 else 0.45
             self.play(appear(arrow), entry.animate.set_color(self.theme.accent), run_time=run * 0.5)
             self.play(column.animate.set_cell_opacity(1.0, (0, row)), appear(number),
-                      arrow.animate.set_opacity(0.0), entry.animate.set_color(self.theme.muted),
+                      arrow.animate.set_opacity(0.0), entry.animate.set_color(self.theme.ink),
                       run_time=run * 0.6)
             self.remove(arrow)
         label = self.label(column, "sentence", ids.shape, UP, buff=0.35, sides=("bottom", "left"))
