@@ -13,6 +13,7 @@ __all__ = ["Concatenation"]
 
 HEAD_GAP_CELLS = 1  # between heads while they line up, in cube pitches
 READABLE_PITCH = 0.2  # cubes closer than this (12 px at 480p) get a closer look
+TAG_GAP = 0.1  # at least between two head tags
 LOOK_CELLS = 24  # the closer look shows whole heads, at least this many columns
 
 
@@ -65,14 +66,19 @@ class Concatenation(StageScene):
         self.say(f"closed up: one {tokens}×{heads * d_v} matrix, one row per token")
         joined = block.like(flattened, block.value_range, dims=(None,) + self.trace.axes("s20_multihead_flattened"))
         joined.scale(row.pitch / joined.pitch).align_cell((0, 0, 0), row.cell_center(0, 0))
+        run = d_v * joined.pitch  # a head's columns, closed up
+        crowded = max(t.width for t in tags) > run - TAG_GAP  # the tags would run into each other
         self.play(*[s.animate.align_cell((0, 0, 0), joined.cell_center(0, h * d_v)) for h, s in enumerate(slices)],
-                  *[t.animate.set_x((joined.cell_center(0, h * d_v)[0] + joined.cell_center(0, h * d_v + d_v - 1)[0]) / 2)
-                    for h, t in enumerate(tags)], run_time=1.2)
+                  *([vanish(tags)] if crowded else
+                    [t.animate.set_x((joined.cell_center(0, h * d_v)[0] + joined.cell_center(0, h * d_v + d_v - 1)[0]) / 2)
+                     for h, t in enumerate(tags)]), run_time=1.2)
         self.remove(*slices)
         self.add(joined)
         final = self.label(joined, "multihead_flattened", flattened.shape, DOWN,
                            dims=(None,) + self.trace.axes("s20_multihead_flattened"))
-        self.play(vanish(swapped), appear(final), *self.colorbar_swap("multihead_flattened", flattened))
+        seams = self.seams(joined, heads, d_v, reach=joined.pitch / 2)  # where the heads meet stays visible
+        self.play(vanish(swapped), appear(final), appear(seams),
+                  *self.colorbar_swap("multihead_flattened", flattened))
         self.say(f"one row per token, {heads * d_v} numbers: head 0's {d_v}, then head 1's, …")
         self.closer_look(joined, final, heads, d_v)
 
@@ -100,18 +106,24 @@ class Concatenation(StageScene):
         self.add(moving)
         self.play(Create(frame), run_time=0.6)
         self.play(moving.animate.become(zoom), run_time=1.2)
-        seams = VGroup()
+        seams = self.seams(zoom, shown, d_v, reach=0.15, stroke_width=3)
         tags = VGroup()
         for h in range(shown):
             piece = zoom.subgrid((0, 0, slice(h * d_v, (h + 1) * d_v)))
             tag = note_text(f"head {h}", self.theme, font_size=16, color=self.theme.muted)
             if tag.width < d_v * zoom.pitch:
                 tags.add(place_beside(self, [piece], tag, DOWN, buff=0.12))
-            if h:
-                x = (zoom.cell_center(0, h * d_v - 1)[0] + zoom.cell_center(0, h * d_v)[0]) / 2
-                seams.add(Line([x, zoom.get_top()[1] + 0.15, 0.0], [x, zoom.get_bottom()[1] - 0.15, 0.0],
-                               stroke_width=3, color=self.theme.accent))
         self.fixed(*tags)
         words = self.word_labels(moving, [word], font_size=16)
         self.play(appear(seams), appear(tags), appear(words), run_time=0.6)
         self.wait(1.0)
+
+    def seams(self, grid, heads: int, d_v: int, reach: float, stroke_width: float = 2) -> VGroup:
+        """Lines where one head's columns end and the next head's begin in
+        ``grid`` (front view), ``reach`` beyond its top and bottom. Not shown."""
+        lines = VGroup()
+        for h in range(1, heads):
+            x = (grid.cell_center(0, h * d_v - 1)[0] + grid.cell_center(0, h * d_v)[0]) / 2
+            lines.add(Line([x, grid.get_top()[1] + reach, 0.0], [x, grid.get_bottom()[1] - reach, 0.0],
+                           stroke_width=stroke_width, color=self.theme.accent))
+        return lines
