@@ -540,7 +540,7 @@ class StageScene(ThreeDScene):
         area = self.stage_area()
         room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
         scale = self._row_text_scale(grid, font_size)
-        if scale < MIN_WORD_SCALE:  # rows too thin for any readable word
+        if not self.rows_readable(grid, font_size):  # rows too thin for any readable word
             return labels
         for row, word in enumerate(words):
             text = self._fitted_word(word, font_size, scale, room)
@@ -550,6 +550,10 @@ class StageScene(ThreeDScene):
             labels.add(text)
         self.upright(*labels)
         return labels
+
+    def rows_readable(self, grid: CubeGrid, font_size: int = 18) -> bool:
+        """Whether ``grid``'s rows are tall enough on screen for word labels."""
+        return self._row_text_scale(grid, font_size) >= MIN_WORD_SCALE
 
     def _row_text_scale(self, grid: CubeGrid, font_size: int) -> float:
         """How much a word label must shrink to be no taller than a row on screen."""

@@ -582,30 +582,41 @@ def head_tags(scene, slices, font_size: int = 16) -> VGroup:
 
 
 def spread_heads(scene, block, columns: int | None = None, run_time: float = 2.2, name: str | None = None,
-                 area=None, left: float = 0.0):
+                 area=None, words=None):
     """Split a (h, r, c) block into its head slices laid out in a grid, front
-    view, as large as ``area`` (the stage area) allows less ``left`` kept free
-    at its left; "head h" over each, and with ``name`` the tensor's label
-    under the grid.
+    view, as large as ``area`` (the stage area) allows; "head h" over each,
+    with ``name`` the tensor's label under the grid, and with ``words`` (rows
+    are tokens) the words beside the leftmost slices' rows, room kept for them
+    only where they would be readable.
 
-    Returns the slices and their tags (shown), the label in the tags' group.
+    Returns the slices and their tags (shown), the words and then the label in the tags' group.
     """
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     scene.remove(block)
     scene.add(*slices)
-    targets = [s.copy() for s in slices]
     area = area or scene.stage_area()
-    if columns is None:
-        columns = head_columns(heads, slices[0].grid_shape[2], slices[0].grid_shape[1],
-                               area.inset(Margins(left=left)))
-    grid_of_blocks(scene, targets, columns, area=area,
-                   margins=Margins(left=left, top=TAG_ROOM, bottom=LABEL_ROOM if name else 0.0))
+
+    def laid_out(left):
+        targets = [s.copy() for s in slices]
+        count = columns or head_columns(heads, slices[0].grid_shape[2], slices[0].grid_shape[1],
+                                        area.inset(Margins(left=left)))
+        grid_of_blocks(scene, targets, count, area=area,
+                       margins=Margins(left=left, top=TAG_ROOM, bottom=LABEL_ROOM if name else 0.0))
+        return targets
+
+    room = scene.word_room(words) if words else 0.0
+    targets = laid_out(room)
+    if room and not scene.rows_readable(targets[0]):  # too thin for words: the heads take the room
+        room, targets = 0.0, laid_out(0.0)
     scene.play(camera_turn(scene, *FRONT_VIEW),
                LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.08),
                run_time=run_time)
     tags = head_tags(scene, slices)
-    if name:
+    if room:
+        leftmost = min(s.get_left()[0] for s in slices)
+        tags.add(*[scene.word_labels(s, words) for s in slices if s.get_left()[0] < leftmost + s.pitch])
+    if name:  # last: a stage may swap it for the next name (tags[-1])
         tags.add(scene.label(Group(*slices), name, block.grid_shape, DOWN))
     scene.play(appear(tags), run_time=0.5)
     return slices, tags

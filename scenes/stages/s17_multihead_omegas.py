@@ -49,12 +49,10 @@ class MultiheadOmegas(StageScene):
         self.play(vanish(r_label), run_time=0.3)
         area = self.stage_area()
         slices, _ = spread_heads(self, result, name="multihead_omegas", area=area.part(0.0, 1 - INSET_SHARE),
-                                 left=self.word_room(self.cfg.sentence))
-        leftmost = min(s.get_left()[0] for s in slices)
-        words = [self.word_labels(s, self.cfg.sentence) for s in slices if s.get_left()[0] < leftmost + s.pitch]
+                                 words=self.cfg.sentence)
         other, caption = self.inset("s10_omegas", "stage 10: Q·Kᵀ", INSET_SHARE, max_pitch=slices[0].pitch)  # as a head
         self.say("right: stage 10's scores (one-head attention), on their own colors")
-        self.play(*map(appear, words), appear(other), appear(caption))
+        self.play(appear(other), appear(caption))
         self.wait(0.6)
         self.say("if the heads look alike: their projections are torch.rand, not trained")
 

@@ -35,7 +35,7 @@ class MultiheadSoftmax(StageScene):
         self.play(appear(block), appear(label))
         self.show_colorbar("multihead_omegas", omegas)
         self.play(vanish(label), run_time=0.3)
-        slices, tags = spread_heads(self, block, name="multihead_omegas")
+        slices, tags = spread_heads(self, block, name="multihead_omegas", words=self.cfg.sentence)
 
         self.step("scale")
         d_k = f"d/h = {self.cfg.head_k}" if self.paper(self.cfg) else f"d_k = {self.cfg.head_k}"
