@@ -328,11 +328,15 @@ class StageScene(ThreeDScene):
         ghost.align_cell((0, 0, 0), grid.cell_center(0, 0, 0))
         return ghost
 
-    def inset(self, key: str, name: str, share: float, max_pitch: float = INSET_PITCH) -> tuple[CubeGrid, Mobject]:
+    def inset(self, key: str, name: str, share: float, max_pitch: float = INSET_PITCH,
+              beside: CubeGrid | None = None) -> tuple[CubeGrid, Mobject]:
         """An earlier stage's tensor ``key``, small (cubes at most ``max_pitch``
-        apart), in the right ``share`` of the stage area, for comparison: its
-        name and its own color scale beneath (its colors are not the bar's).
-        Not yet shown."""
+        apart, or half as far as those of the block it is ``beside``, if that
+        is more: a 2×2 inset is not a speck), in the right ``share`` of the
+        stage area, for comparison: its name and its own color scale beneath
+        (its colors are not the bar's). Not yet shown."""
+        if beside is not None:
+            max_pitch = max(max_pitch, beside.pitch / 2)
         values = self.trace[key]
         other = self.tensor_grid(key)
         fit_blocks(self, [other], area=self.stage_area().part(1 - share + 0.04, 1.0),

@@ -36,6 +36,6 @@ class ScaledSoftmax(RowSoftmaxStage):
 
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)
-        other, label = self.inset("s04_attention_weights", "stage 4: A", self.inset_share)
+        other, label = self.inset("s04_attention_weights", "stage 4: A", self.inset_share, beside=grid)
         self.say("compare stage 4 (no projections, no ÷√d_k): other weights")
         self.play(appear(other), appear(label))

@@ -76,5 +76,5 @@ class MatmulStage(StageScene):
     def compare(self, result):
         if not self.compare_key:
             return
-        other, caption = self.inset(self.compare_key, self.compare_name, INSET_SHARE)
+        other, caption = self.inset(self.compare_key, self.compare_name, INSET_SHARE, beside=result)
         self.play(appear(other), appear(caption))
