@@ -39,7 +39,7 @@ from tensors import AttentionConfig, compute_trace
 
 from .engine.drawing import project, view_angles, view_rotation
 from .engine.manim_hooks import CubeCamera, CubeRenderer, orient_camera, scene_time, writes_movie
-from .components.colorbar import ColorBar, format_value, own_colors
+from .components.colorbar import ColorBar, own_colors
 from .components.fades import appear, appearing, vanish
 from .components.cubegrid import CubeGrid, grids_in
 from .components.guides import axis_guides, floor_grid, guide_room, guide_sides
@@ -342,8 +342,7 @@ class StageScene(ThreeDScene):
         fit_blocks(self, [other], area=self.stage_area().part(1 - share + 0.04, 1.0),
                    margins=Margins(bottom=LABEL_ROOM + INSET_NOTE_ROOM), max_pitch=max_pitch)
         label = self.label(other, name, values.shape, DOWN)
-        low, high = (format_value(v).replace("-", "−") for v in other.value_range)
-        scale = note_text(f"own colors: {low} to {high}", self.theme, font_size=15, color=self.theme.muted)
+        scale = note_text(own_colors(other.value_range), self.theme, font_size=15, color=self.theme.muted)
         scale.next_to(label, DOWN, buff=0.08)
         self.upright(scale)
         return other, VGroup(label, scale)
@@ -544,7 +543,7 @@ class StageScene(ThreeDScene):
         area = self.stage_area()
         room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
         scale = self._row_text_scale(grid, font_size)
-        if not self.rows_readable(grid, font_size):  # rows too thin for any readable word
+        if scale < MIN_WORD_SCALE:  # rows too thin for any readable word (see rows_readable)
             return labels
         for row, word in enumerate(words):
             text = self._fitted_word(word, font_size, scale, room)

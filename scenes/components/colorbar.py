@@ -15,7 +15,7 @@ from manim import DOWN, UP, Rectangle, Text, VGroup
 from .labels import TEXT_FONT
 from .palette import DARK, Theme, rainbow
 
-__all__ = ["ColorBar", "format_value", "own_colors"]
+__all__ = ["ColorBar", "format_value", "own_colors", "shown_value"]
 
 
 def rgb_to_hex(rgb) -> str:
@@ -54,13 +54,22 @@ def two_lines(name: str) -> str:
     return name[:cut].rstrip() + "\n" + name[cut:].lstrip()
 
 
+def shown_value(value: float) -> str:
+    """:func:`format_value` with a true minus sign, as a caption or note shows it.
+
+    >>> shown_value(-2.84)
+    '−2.84'
+    """
+    return format_value(float(value)).replace("-", "−")
+
+
 def own_colors(value_range) -> str:
     """The note of a block on its own color scale (not the bar's).
 
     >>> own_colors((-2.84, 2.247))
     'own colors: −2.84 to 2.25'
     """
-    low, high = (format_value(float(v)).replace("-", "−") for v in value_range)
+    low, high = (shown_value(v) for v in value_range)
     return f"own colors: {low} to {high}"
 
 

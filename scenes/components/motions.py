@@ -23,7 +23,7 @@ from manim import (
 )
 
 from ..engine.drawing import view_angles
-from .colorbar import format_value
+from .colorbar import shown_value
 from .cubegrid import CubeGrid
 from .labels import LABEL_CHAR, TEXT_FONT, note_text
 from .fades import InPlace, appear, vanish
@@ -237,13 +237,13 @@ def matmul(scene, left: CubeGrid, right: CubeGrid, result_values, products, *,
         scene.play(appear(pieces), run_time=0.6 * run_time)
         _collapse(scene, pieces, result, index, box, 0.8 * run_time)
 
-    result_name = (names[2] if names and names[2] else "result")
     for j in range(min(one_by_one, n)):
         cell_step(0, j, (0, 0, j),
                   f"row 0 · column {j}: {k} products side by side, summed into one cube",
                   1.6 / speed)
         if j == 0:  # the true arithmetic of the first cell, from the trace
-            say(cell_arithmetic(result_name, left.values[0, 0], right.values[0, :, 0], result_values[0, 0]))
+            say(cell_arithmetic(result_name or "result", left.values[0, 0], right.values[0, :, 0],
+                                result_values[0, 0]))
             scene.wait(1.6 / speed)
     if one_by_one < n:
         cell_step(0, slice(one_by_one, n), (0, 0, slice(one_by_one, n)),
@@ -517,9 +517,9 @@ def row_numbers(what: str, values: np.ndarray, total: str | None = None, shown: 
     'exp(score): 2, 0.5, 0.25, … sum = 3'
     """
     values = np.asarray(values, float)
-    parts = ", ".join(format_value(v).replace("-", "−") for v in values[:shown])
+    parts = ", ".join(shown_value(v) for v in values[:shown])
     more = ", …" if len(values) > shown else ""
-    tail = f" {total} = {format_value(float(values.sum()))}" if total else ""
+    tail = f" {total} = {shown_value(values.sum())}" if total else ""
     return f"{what}: {parts}{more}{tail}"
 
 
@@ -571,12 +571,13 @@ def head_columns(heads: int, width: float, height: float, area) -> int:
     return max(range(1, heads + 1), key=size)
 
 
-def head_tags(scene, slices, font_size: int = 16) -> VGroup:
-    """"head h" over each slice (pinned to the screen), not yet shown."""
+def head_tags(scene, slices, font_size: int = 16, direction=UP, buff: float = 0.08) -> VGroup:
+    """"head h" over each slice (or on its ``direction`` side), pinned to the
+    screen, not yet shown."""
     tags = VGroup(*[note_text(f"head {h}", scene.theme, font_size=font_size, color=scene.theme.muted)
                     for h in range(len(slices))])
     for tag, piece in zip(tags, slices):
-        place_beside(scene, [piece], tag, UP, buff=0.08, view=FRONT_VIEW)
+        place_beside(scene, [piece], tag, direction, buff=buff, view=FRONT_VIEW)
     scene.fixed(*tags)
     return tags
 

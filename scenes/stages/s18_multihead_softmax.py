@@ -70,7 +70,8 @@ class MultiheadSoftmax(StageScene):
         self.relabel(tags[-1], Group(*slices), "multihead_attention_weights", weights.shape, DOWN)
         if mark is not None:
             self.play(vanish(mark), run_time=0.4)
-        low, high = (f"{v:.4f}" for v in (weights.sum(axis=-1).min(), weights.sum(axis=-1).max()))
+        row_sums = weights.sum(axis=-1)
+        low, high = (f"{v:.4f}" for v in (row_sums.min(), row_sums.max()))
         sums = low if low == high else f"{low} to {high}"
         self.say(f"every row of every head now sums to 1: the {weights.shape[0] * weights.shape[1]} "
                  f"row sums are {sums}")

@@ -4,8 +4,7 @@ import numpy as np
 from manim import DOWN, Create, Group, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.labels import note_text
-from scenes.components.layout import LABEL_ROOM, Margins, StageArea, fit_blocks, place_beside, screen_box
+from scenes.components.layout import LABEL_ROOM, Margins, StageArea, fit_blocks, screen_box
 from scenes.components.motions import FRONT_VIEW, TAG_ROOM, camera_turn, head_tags
 from scenes.components.fades import appear, vanish
 
@@ -100,20 +99,15 @@ class Concatenation(StageScene):
         area = self.stage_area()
         below = StageArea(area.left, area.right, area.bottom, label.get_bottom()[1] - 0.3)
         zoom = part.copy()
-        fit_blocks(self, [zoom], area=below, view=FRONT_VIEW,
-                   margins=Margins(left=self.word_room([word]), right=self.word_room([word]), bottom=TAG_ROOM))
+        room = self.word_room([word])
+        fit_blocks(self, [zoom], area=below, view=FRONT_VIEW, margins=Margins(left=room, right=room, bottom=TAG_ROOM))
         moving = part.copy()
         self.add(moving)
         self.play(Create(frame), run_time=0.6)
         self.play(moving.animate.become(zoom), run_time=1.2)
         seams = self.seams(zoom, shown, d_v, reach=0.15, stroke_width=3)
-        tags = VGroup()
-        for h in range(shown):
-            piece = zoom.subgrid((0, 0, slice(h * d_v, (h + 1) * d_v)))
-            tag = note_text(f"head {h}", self.theme, font_size=16, color=self.theme.muted)
-            if tag.width < d_v * zoom.pitch:
-                tags.add(place_beside(self, [piece], tag, DOWN, buff=0.12))
-        self.fixed(*tags)
+        pieces = [zoom.subgrid((0, 0, slice(h * d_v, (h + 1) * d_v))) for h in range(shown)]
+        tags = VGroup(*[t for t in head_tags(self, pieces, direction=DOWN, buff=0.12) if t.width < d_v * zoom.pitch])
         words = self.word_labels(moving, [word], font_size=16)
         self.play(appear(seams), appear(tags), appear(words), run_time=0.6)
         self.wait(1.0)
