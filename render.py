@@ -276,7 +276,7 @@ def cut_command(out, quality, theme, jobs, config):
     import tempfile
 
     from scenes.assemble import chapters_vtt, concatenate
-    from scenes.base import stage_registry
+    from scenes.stages import stage_registry
 
     registry = stage_registry()
     with tempfile.TemporaryDirectory() as folder:

@@ -30,7 +30,7 @@ def stage_frames(number: int, width: int, height: int, count: int) -> list[np.nd
     from manim import tempconfig
 
     from scenes.base import stage_registry
-    from scenes.engine.drawing import view_angles
+    from scenes.components.projection import view_angles
     from scenes.engine.manim_hooks import frame_of
 
     with tempfile.TemporaryDirectory() as folder, tempconfig({

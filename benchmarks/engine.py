@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from manim import Cube, ThreeDCamera, VGroup, tempconfig  # noqa: E402
 
-from scenes.engine.drawing import project_cube_faces, view_angles
+from scenes.components.projection import view_angles
+from scenes.engine.drawing import project_cube_faces
 from scenes.engine.manim_hooks import CubeCamera  # noqa: E402
 from scenes.components.cubegrid import CubeGrid  # noqa: E402
 from scenes.components.palette import HEADLIGHT  # noqa: E402

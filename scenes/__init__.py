@@ -14,8 +14,12 @@ __all__ = ["StageScene", "stage_registry"]
 
 
 def __getattr__(name):
-    if name in __all__:
-        from . import base
+    if name == "StageScene":
+        from .base import StageScene
 
-        return getattr(base, name)
+        return StageScene
+    if name == "stage_registry":
+        from .stages import stage_registry
+
+        return stage_registry
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

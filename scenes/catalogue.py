@@ -4,7 +4,7 @@ The stage files are the one list of stages: each declares its ``number``,
 ``slug`` and ``summary`` as class attributes. Importing them loads Manim and
 torch (seconds), which ``render.py list``, ``--help`` and argument checks
 should not pay, so this module reads those literals from the files' syntax
-trees. :func:`~scenes.base.stage_registry` imports the same classes, and a
+trees. :func:`~scenes.stages.stage_registry` imports the same classes, and a
 test checks that both agree.
 
 Examples

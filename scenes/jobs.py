@@ -147,7 +147,7 @@ def render_one(job: RenderJob) -> RenderResult:
 
 def _build_scene(job: RenderJob):
     """The stage's scene object, or its manim-slides twin, with the job's options."""
-    from .base import stage_registry
+    from .stages import stage_registry
     from .engine.manim_hooks import slide_class
 
     stage = stage_registry()[job.number]

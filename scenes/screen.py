@@ -30,8 +30,8 @@ import numpy as np
 from manim import Mobject, Text, MathTex, config
 
 from .components.cubegrid import CubeGrid, grids_in
-from .components.layout import MAX_PITCH
-from .engine.drawing import project
+from .layout.area import MAX_PITCH
+from .components.projection import project
 from .engine.manim_hooks import screen_points
 
 __all__ = ["Outline", "outlines", "layout_faults", "fill_faults", "bar_faults", "overlap", "TOLERANCE"]
@@ -124,17 +124,18 @@ def _texts(mob: Mobject):
 
 
 def _kind(scene, top: Mobject) -> str:
-    furniture = {id(getattr(scene, "_title", None)): "title", id(getattr(scene, "_code_box", None)): "code",
-                 id(getattr(scene, "_formula", None)): "formula", id(getattr(scene, "colorbar", None)): "colorbar"}
-    if id(top) in furniture:
-        return furniture[id(top)]
+    part = scene.header.kind_of(top)
+    if part:
+        return part
+    if top is scene.legend.bar:
+        return "colorbar"
     return "caption" if getattr(top, "is_caption", False) else "label"
 
 
 def outlines(scene) -> list[Outline]:
     """Everything visible in ``scene`` now, as screen outlines."""
     found = []
-    header_parts = [getattr(scene, name, None) for name in ("_title", "_code_box", "_formula")]
+    header_parts = scene.header.parts
     tops = [m for m in scene.mobjects if m is not None]
     for top in tops:
         # the header is one Group of title, code and formula
@@ -209,7 +210,7 @@ def fill_faults(scene) -> list[str]:
     boxes = np.array([b.box for b in blocks])
     width = boxes[:, 2].max() - boxes[:, 0].min()
     height = boxes[:, 3].max() - boxes[:, 1].min()
-    area = scene.stage_area()
+    area = scene.layout.area()
     if width < FILL_WIDTH * area.width and height < FILL_HEIGHT * area.height:
         return [f"the blocks fill only {width / area.width:.0%} × {height / area.height:.0%} of the stage area"]
     return []
@@ -227,7 +228,7 @@ def bar_faults(scene) -> list[str]:
     """A fault when the color bar's title names no block on screen: each
     visible block label's name (or the part before "=" / a bracket) is
     compared with the bar's; a caption saying what the bar shows counts too."""
-    bar = getattr(scene, "colorbar", None)
+    bar = scene.legend.bar
     if bar is None or bar not in scene.mobjects:
         return []
     title = bar.tensor_name.replace("\n", " ")

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from manim import LEFT, RIGHT, Transform, UP
 
-from scenes.engine.drawing import project_cube_faces, view_angles
+from scenes.components.projection import view_angles
+from scenes.engine.drawing import project_cube_faces
 from scenes.engine.manim_hooks import CubeCamera
 from scenes.components.cubegrid import CORNERS, FACES, CubeGrid
 from scenes.components.palette import HEADLIGHT, rainbow, value_colors

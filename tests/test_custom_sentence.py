@@ -79,9 +79,9 @@ def test_floor_grid_lies_behind_every_block(tmp_path):
 def test_captions_off_the_picture_keep_the_subtitles_and_the_timing(tmp_path):
     burned = render_with(AttentionConfig(), 4, tmp_path)
     srt_only = render_with(AttentionConfig(), 4, tmp_path, Panel(captions=False))
-    assert srt_only._captions == burned._captions  # same lines at the same times
+    assert srt_only.captions.said == burned.captions.said  # same lines at the same times
     assert scene_time(srt_only) == scene_time(burned)
-    captions = {text.replace(" ", "") for _, text in burned._captions}
+    captions = {text.replace(" ", "") for _, text in burned.captions.said}
     assert captions & texts(burned)  # Manim's Text keeps no spaces in .text
     assert not captions & texts(srt_only)
 

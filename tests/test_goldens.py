@@ -11,7 +11,7 @@ from golden import (
 )
 from scenes.engine.manim_hooks import frame_of
 from scenes import stage_registry
-from scenes.engine.drawing import view_angles
+from scenes.components.projection import view_angles
 from scenes.engine.manim_hooks import CubeCamera
 from scenes.components.cubegrid import CubeGrid
 from tensors import AttentionConfig, compute_trace
@@ -79,13 +79,13 @@ def test_a_dropped_label_fails_the_tolerance(tmp_path):
     stage = stage_registry()[3]
 
     class WithoutShape(stage):
-        def write_subcaptions(self):
+        def construct(self):
+            super().construct()
             for top in self.mobjects:
-                if top is not self.colorbar and any(getattr(t, "original_text", "") == "8×8"
+                if top is not self.legend.bar and any(getattr(t, "original_text", "") == "8×8"
                                                     for t in top.get_family()):
                     self.remove(top)
             self.wait(0.1)  # one more frame, without it
-            super().write_subcaptions()
 
     whole = frame_of(render_still(stage, tmp_path / "whole"))[..., :3]
     cut = frame_of(render_still(WithoutShape, tmp_path / "cut"))[..., :3]

@@ -14,10 +14,11 @@ from manim import PI, UP, Wait
 from golden import render_still
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
-from scenes.components.motions import (
-    MatmulBox, _place_products, batched_matmul, beside_matrix, broadcast_copies, matmul, matrix_vector,
-    softmax_rows, transpose_turn, turn,
-)
+from scenes.motions.broadcast import broadcast_copies
+from scenes.motions.matmul import MatmulBox, _place_products, batched_matmul, matmul
+from scenes.motions.softmax import softmax_rows
+from scenes.motions.turns import transpose_turn, turn
+from scenes.motions.vectors import beside_matrix, matrix_vector
 from scenes.components.palette import value_colors
 from tensors import AttentionConfig, compute_trace, matmul_products, softmax_steps
 
@@ -78,7 +79,7 @@ def test_matmul_faces_meet_the_result_along_its_edges(tmp_path):
     def storyboard(scene):
         left = scene.tensor_grid("s02_embedded_sentence")
         right = scene.tensor_grid("s02_embedded_sentence", transposed=True)
-        scene.lay_out(left, right)
+        scene.layout.row(left, right)
         scene.add(left, right)
 
         def caption(text):
@@ -87,9 +88,8 @@ def test_matmul_faces_meet_the_result_along_its_edges(tmp_path):
                             pitch=left.pitch)
             scene.say(text)
 
-        result, _ = matmul(scene, left, right, x @ x.T, matmul_products(x, x.T), caption=caption,
-                           names=("X", "Xᵀ", "ω"))
-        seen["result"] = result
+        seen["result"] = matmul(scene, scene.layout, scene.legend, scene.viewpoint, left, right, x @ x.T,
+                                matmul_products(x, x.T), say=caption, names=("X", "Xᵀ", "ω")).result
 
     play(tmp_path, storyboard)
     result, pitch = seen["result"], seen["pitch"]
@@ -116,7 +116,7 @@ def test_a_broadcast_makes_one_copy_per_head_along_the_head_axis(tmp_path):
         grid = scene.tensor_grid("s02_embedded_sentence", transposed=True)
         scene.add(grid)
         seen["grid"] = grid.copy()
-        seen["block"], _ = broadcast_copies(scene, grid, heads, [0, 2, 0], scene.theme)
+        seen["block"] = broadcast_copies(scene, scene.layout, grid, heads, [0, 2, 0]).block
 
     play(tmp_path, storyboard)
     grid, block = seen["grid"], seen["block"]
@@ -208,10 +208,10 @@ def test_a_softmax_row_goes_through_its_exponentials_and_ends_at_its_weights(tmp
         def caption(text):
             if text.startswith("÷ the sum"):  # after the exp step of row 0, before the division
                 seen["exp row"] = grid.cube_rgb[:scores.shape[1]].copy()
-                seen["bar"] = scene.colorbar.value_range
+                seen["bar"] = scene.legend.bar.value_range
             scene.say(text)
 
-        softmax_rows(scene, grid, steps, weights_range, caption=caption, theme=scene.theme)
+        softmax_rows(scene, scene.layout, scene.legend, grid, steps, weights_range, say=caption)
         seen["grid"] = grid
 
     play(tmp_path, storyboard)
@@ -229,8 +229,8 @@ def test_a_batched_matmul_shows_head_0_then_stacks_the_others(tmp_path, heads):
     seen = {}
 
     def storyboard(scene):
-        left, right = scene.grid(left_values), scene.grid(right_values)
-        scene.lay_out(left, right)
+        left, right = CubeGrid(left_values), CubeGrid(right_values)
+        scene.layout.row(left, right)
         scene.add(left, right)
 
         def caption(text):
@@ -240,9 +240,9 @@ def test_a_batched_matmul_shows_head_0_then_stacks_the_others(tmp_path, heads):
                 seen["opacity"] = block.cube_opacity.reshape(heads, -1).max(axis=1).copy()
             scene.say(text)
 
-        seen["block"] = batched_matmul(scene, left, right, result_values,
-                                       matmul_products(left_values[0], right_values[0]),
-                                       names=("A", "B", "C"), caption=caption)
+        seen["block"] = batched_matmul(scene, scene.layout, scene.legend, scene.viewpoint, left, right,
+                                       result_values, matmul_products(left_values[0], right_values[0]),
+                                       names=("A", "B", "C"), say=caption)
 
     play(tmp_path, storyboard)
     block = seen["block"]

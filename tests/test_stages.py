@@ -5,7 +5,7 @@ import pytest
 from scenes.catalogue import stage_catalogue, stage_count
 
 from scenes import StageScene, stage_registry
-from scenes.base import StageRegistryError
+from scenes.registry import StageRegistryError
 from tensors import AttentionConfig
 
 REGISTRY = stage_registry()

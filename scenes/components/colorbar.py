@@ -13,9 +13,10 @@ import numpy as np
 from manim import DOWN, UP, Rectangle, Text, VGroup
 
 from .labels import TEXT_FONT
+from .numbers import format_value
 from .palette import DARK, Theme, rainbow
 
-__all__ = ["ColorBar", "format_value", "own_colors", "shown_value"]
+__all__ = ["ColorBar"]
 
 
 def rgb_to_hex(rgb) -> str:
@@ -25,19 +26,6 @@ BAR_HEIGHT = 3.6
 BAR_WIDTH = 0.26
 TITLE_MAX_WIDTH = 1.5
 BAR_STOPS = 13  # gradient stops along the hue circle
-
-
-def format_value(value: float) -> str:
-    """Three significant digits; an exponent only outside 0.001 .. 99 999.
-
-    >>> [format_value(v) for v in (2.247, -6.159, 0.006069, 24.67, 7.348e-4, 0.0, 1234.5)]
-    ['2.25', '-6.16', '0.00607', '24.7', '7.35e-04', '0', '1.23e+03']
-    """
-    if value == 0:
-        return "0"
-    if 1e-3 <= abs(value) < 1e3:
-        return f"{value:.3g}"
-    return f"{value:.2e}"
 
 
 def two_lines(name: str) -> str:
@@ -52,25 +40,6 @@ def two_lines(name: str) -> str:
         return name
     cut = min(cuts, key=lambda i: abs(i - len(name) / 2))
     return name[:cut].rstrip() + "\n" + name[cut:].lstrip()
-
-
-def shown_value(value: float) -> str:
-    """:func:`format_value` with a true minus sign, as a caption or note shows it.
-
-    >>> shown_value(-2.84)
-    '−2.84'
-    """
-    return format_value(float(value)).replace("-", "−")
-
-
-def own_colors(value_range) -> str:
-    """The note of a block on its own color scale (not the bar's).
-
-    >>> own_colors((-2.84, 2.247))
-    'own colors: −2.84 to 2.25'
-    """
-    low, high = (shown_value(v) for v in value_range)
-    return f"own colors: {low} to {high}"
 
 
 class ColorBar(VGroup):

@@ -7,7 +7,7 @@ A tensor is normalised within itself unless a shared range is given.
 Examples
 --------
 >>> rainbow(np.array([0.0, 1.0])).round(3).tolist()
-[[0.498, 0.0, 1.0], [1.0, 0.0, 0.0]]
+[[0.5, 0.0, 1.0], [1.0, 0.0, 0.0]]
 """
 
 from __future__ import annotations

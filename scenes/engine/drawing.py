@@ -14,27 +14,10 @@ import numpy as np
 
 from ..components.cubegrid import FACES, OPAQUE, CubeGrid
 from ..components.palette import Lighting
+from ..components.projection import on_screen, view_space
 
-__all__ = ["project", "project_at", "world_at_screen", "view_rotation", "project_cube_faces", "view_angles", "fill_quads", "composite", "covered_boxes",
-           "intersections", "signature", "grid_key"]
-
-
-def _view_space(camera, points: np.ndarray) -> np.ndarray:
-    """World points (..., 3) in camera space: the eye at (0, 0, focal), looking down -z."""
-    return (points - camera.frame_center) @ camera.get_rotation_matrix().T
-
-
-def _on_screen(camera, view: np.ndarray) -> np.ndarray:
-    """Camera-space points projected to the frame (``ThreeDCamera.project_points``)."""
-    focal = camera.get_focal_distance()
-    depth = focal - view[..., 2]
-    factor = np.where(depth > 0, focal / np.maximum(depth, 1e-9), 1e6) * camera.get_zoom()
-    return view[..., :2] * factor[..., None]
-
-
-def project(camera, points: np.ndarray) -> np.ndarray:
-    """World points (..., 3) on the frame (..., 2), as the camera draws them."""
-    return _on_screen(camera, _view_space(camera, np.asarray(points, float)))
+__all__ = ["project_cube_faces", "fill_quads", "composite", "covered_boxes", "intersections", "signature",
+           "grid_key"]
 
 
 def _signed_areas(quads: np.ndarray) -> np.ndarray:
@@ -65,7 +48,7 @@ def project_cube_faces(camera, grids: list[CubeGrid], lighting: Lighting):
     """
     parts = []  # per grid: (corners, rgb, alpha, walls, wall color, group alpha)
     for grid in grids:
-        box = _on_screen(camera, _view_space(camera, grid.box_corners()))[FACES]  # (6, 4, 2)
+        box = on_screen(camera, view_space(camera, grid.box_corners()))[FACES]  # (6, 4, 2)
         seen = _signed_areas(box) > 1e-12
         fade = grid.uniform_opacity()
         group = fade is not None and 1e-3 < fade < OPAQUE
@@ -88,8 +71,8 @@ def project_cube_faces(camera, grids: list[CubeGrid], lighting: Lighting):
     rgb = np.concatenate([part[1] for part in parts])
     alpha = np.concatenate([part[2] for part in parts])
 
-    view = _view_space(camera, corners)  # (N, 8, 3)
-    screen = _on_screen(camera, view)
+    view = view_space(camera, corners)  # (N, 8, 3)
+    screen = on_screen(camera, view)
     eye = np.array([0.0, 0.0, camera.get_focal_distance()])
     distance = np.linalg.norm(view.mean(axis=1) - eye, axis=1)
     # A group (and a block's far walls) is drawn from its farthest cube on.
@@ -181,54 +164,3 @@ def fill_quads(ctx: cairo.Context, quads: list, colors: list) -> None:
         close()
         set_rgba(b, g, r, a)
         fill()
-
-
-def view_rotation(yaw: float, pitch: float) -> np.ndarray:
-    """The world-to-camera rotation of the view (yaw, pitch): ``Rx(pitch) . Ry(-yaw)``."""
-    cy, sy, cp, sp = np.cos(-yaw), np.sin(-yaw), np.cos(pitch), np.sin(pitch)
-    ry = np.array([[cy, 0, -sy], [0, 1, 0], [sy, 0, cy]])
-    rx = np.array([[1, 0, 0], [0, cp, -sp], [0, sp, cp]])
-    return rx @ ry
-
-
-def project_at(camera, points: np.ndarray, view: tuple[float, float] | None = None) -> np.ndarray:
-    """World points (..., 3) on the frame (..., 2) as the camera would draw
-    them from ``view`` (yaw, pitch); ``None``: from where it is now."""
-    points = np.asarray(points, float)
-    if view is None:
-        return project(camera, points)
-    return _on_screen(camera, (points - camera.frame_center) @ view_rotation(*view).T)
-
-
-def world_at_screen(camera, screen_xy, like_point, view: tuple[float, float] | None = None) -> np.ndarray:
-    """The world point drawn at ``screen_xy`` at the same depth from the camera
-    as ``like_point`` (the inverse of :func:`project_at` on that plane)."""
-    rotation = camera.get_rotation_matrix() if view is None else view_rotation(*view)
-    depth = ((np.asarray(like_point, float) - camera.frame_center) @ rotation.T)[2]
-    focal = camera.get_focal_distance()
-    xy = np.asarray(screen_xy, float)[:2] * (focal - depth) / (focal * camera.get_zoom())
-    return np.array([xy[0], xy[1], depth]) @ rotation + camera.frame_center
-
-
-def view_angles(yaw: float, pitch: float) -> dict[str, float]:
-    """``set_camera_orientation`` angles for a camera that keeps world +y up.
-
-    ``yaw`` turns the camera to the left of the front view (radians, shows
-    the blocks' left faces), ``pitch`` raises it (shows their top faces).
-    Manim's camera angles are ZXZ Euler angles; this converts
-    ``R = Rx(pitch) . Ry(-yaw)`` into them.
-
-    >>> angles = view_angles(0.0, 0.0)
-    >>> round(angles["phi"], 6), round(np.degrees(angles["theta"]), 6), round(angles["gamma"], 6)
-    (0.0, -90.0, 0.0)
-    """
-    r = view_rotation(yaw, pitch)
-    beta = float(np.arccos(np.clip(r[2, 2], -1.0, 1.0)))
-    if abs(np.sin(beta)) < 1e-9:
-        alpha, gamma = float(np.arctan2(r[1, 0], r[0, 0])), 0.0
-    else:
-        alpha = float(np.arctan2(r[2, 0], r[2, 1]))
-        gamma = float(np.arctan2(r[0, 2], -r[1, 2]))
-    return {"phi": -beta, "theta": -alpha - np.pi / 2, "gamma": gamma}
-
-

@@ -40,7 +40,7 @@ from .drawing import (
 
 __all__ = [
     "CubeCamera", "CubeRenderer", "Hook", "MANIM_HOOKS", "X264_OPTIONS",
-    "abort_encoding", "frame_of", "orient_camera", "render_options", "scene_time", "screen_points", "slide_class",
+    "abort_encoding", "camera_tracker", "frame_of", "orient_camera", "render_options", "scene_time", "screen_points", "slide_class",
     "written_files",
     "writes_movie",
 ]
@@ -75,6 +75,11 @@ MANIM_HOOKS: tuple[Hook, ...] = (
          "starts a frame from the renderer's static image of the play"),
     Hook("ThreeDCamera", "set_pixel_array", "override", "replaces the frame's pixels (uint8 RGBA)"),
     Hook("ThreeDCamera", "reset_rotation_matrix", "call", "recomputes the rotation from phi/theta/gamma"),
+    Hook("ThreeDCamera", "set_phi", "call", "sets the camera's polar angle"),
+    Hook("ThreeDCamera", "set_theta", "call", "sets the camera's azimuth"),
+    Hook("ThreeDCamera", "set_gamma", "call", "sets the camera's roll"),
+    Hook("Camera.instance", "phi_tracker", "attribute",
+         "animating it makes ThreeDScene treat the camera as moving (redraw everything each frame)"),
     Hook("ThreeDCamera", "get_rotation_matrix", "call", "the world-to-camera rotation"),
     Hook("ThreeDCamera", "get_focal_distance", "call", "the perspective's focal distance"),
     Hook("ThreeDCamera", "get_zoom", "call", "the zoom factor of the projection"),
@@ -192,12 +197,22 @@ def frame_of(scene) -> np.ndarray:
     return scene.renderer.get_frame()
 
 
-def orient_camera(scene, angles: dict) -> None:
-    """Point the camera (``set_camera_orientation`` angles) and bring its
-    rotation up to date now: Manim refreshes it only when it draws a frame,
-    and layouts are computed from it before the first one."""
-    scene.set_camera_orientation(**angles)
-    scene.camera.reset_rotation_matrix()
+def orient_camera(camera, angles: dict, now: bool = True) -> None:
+    """Point the camera (``set_camera_orientation`` angles: phi, theta,
+    gamma); ``now``: bring its rotation up to date at once (Manim refreshes
+    it only when it draws a frame, and layouts are computed from it before
+    the first one)."""
+    camera.set_phi(angles["phi"])
+    camera.set_theta(angles["theta"])
+    camera.set_gamma(angles["gamma"])
+    if now:
+        camera.reset_rotation_matrix()
+
+
+def camera_tracker(camera):
+    """The value tracker whose animation tells a ``ThreeDScene`` that the
+    camera moves (so every mobject is redrawn each frame)."""
+    return camera.phi_tracker
 
 
 def screen_points(scene, mob) -> np.ndarray:

@@ -3,5 +3,15 @@
 import importlib
 import pkgutil
 
+from ..registry import check_numbers, registered
+
+__all__ = ["stage_registry"]
+
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     importlib.import_module(f"{__name__}.{_module}")
+
+
+def stage_registry() -> dict[int, type]:
+    """All stages by number. Raises :class:`~scenes.registry.StageRegistryError`
+    unless the numbers are 1..N."""
+    return check_numbers(registered())

@@ -4,7 +4,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Arrow, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import note_text
-from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
+from scenes.layout import LABEL_ROOM, Margins
 from scenes.components.fades import appear
 
 __all__ = ["TokenIds"]
@@ -34,13 +34,13 @@ class TokenIds(StageScene):
         ids = self.trace["s01_sentence"]
         words = self.cfg.sentence
 
-        area = self.stage_area()
+        area = self.layout.area()
         column = self.tensor_grid("s01_sentence")
-        fit_blocks(self, [column], area=area.part(0.66, 0.8), margins=Margins(top=LABEL_ROOM))
+        self.layout.fit([column], area=area.part(0.66, 0.8), margins=Margins(top=LABEL_ROOM))
         spacing = column.pitch
         words_right = area.left + 0.28 * area.width
-        scale = self._row_text_scale(column, 24)
-        word_mobs = VGroup(*[self._fitted_word(w, 24, scale, 0.26 * area.width, color=self.theme.ink)
+        scale = self.layout.row_text_scale(column, 24)
+        word_mobs = VGroup(*[self.layout.fitted_word(w, 24, scale, 0.26 * area.width, color=self.theme.ink)
                              for w in words])
         for row, mob in enumerate(word_mobs):
             mob.move_to([0, column.cell_center(row)[1], 0]).align_to([words_right, 0, 0], RIGHT)
@@ -62,7 +62,7 @@ class TokenIds(StageScene):
         middle = area.part(0.36, 0.6).center
         dictionary.move_to(middle + DOWN * (dict_title.height + 0.2) / 2)
         dict_title.next_to(dictionary, UP, buff=0.2)
-        self.fixed(*word_mobs, dictionary, dict_title)
+        self.layout.fixed(*word_mobs, dictionary, dict_title)
 
         self.step("sentence")
         self.say(f"the sentence: {len(words)} words")
@@ -73,24 +73,24 @@ class TokenIds(StageScene):
         self.say("each word is looked up: its id is its place in the dictionary")
         column.set_cell_opacity(0.0)
         self.add(column)
-        self.show_colorbar("token id", ids.astype(float))
+        self.legend.show("token id", ids.astype(float))
         id_texts = VGroup()
         for row, word in enumerate(words):
             token = int(ids[row])
             entry = dictionary[token]
             number = note_text(str(token), self.theme, font_size=22)
             number.next_to(column.cell_center(row) + RIGHT * spacing / 2, RIGHT, buff=0.15)
-            self.upright(number)
+            self.layout.upright(number)
             id_texts.add(number)
             arrow = Arrow(word_mobs[row].get_right(), entry.get_left(), buff=0.08, stroke_width=2,
                           color=self.theme.accent, max_tip_length_to_length_ratio=0.08)
-            self.fixed(arrow)
+            self.layout.fixed(arrow)
             run = 0.9 if row < 2 else 0.45
             self.play(appear(arrow), entry.animate.set_color(self.theme.accent), run_time=run * 0.5)
             self.play(column.animate.set_cell_opacity(1.0, (0, row)), appear(number),
                       arrow.animate.set_opacity(0.0), entry.animate.set_color(self.theme.ink),
                       run_time=run * 0.6)
             self.remove(arrow)
-        label = self.label(column, "sentence", ids.shape, UP, buff=0.35, sides=("bottom", "left"))
+        label = self.layout.label(column, "sentence", ids.shape, UP, buff=0.35, sides=("bottom", "left"))
         self.say(f"{len(ids)} token ids: one cube each, colored by the id")
         self.play(appear(label))

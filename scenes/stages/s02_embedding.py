@@ -3,7 +3,7 @@
 from manim import RIGHT, UP
 
 from scenes.base import StageScene
-from scenes.components.layout import STACKED_LABEL_ROOM, Margins
+from scenes.layout import STACKED_LABEL_ROOM, Margins
 from scenes.components.fades import appear
 
 __all__ = ["Embedding"]
@@ -27,25 +27,25 @@ class Embedding(StageScene):
         table = self.tensor_grid("s02_embedding_table", value_range=shared)
         X = self.tensor_grid("s02_embedded_sentence", value_range=shared)
         names = [vocab[i] if i < len(vocab) else "(unused)" for i in range(table_values.shape[0])]
-        self.lay_out(table, X, gap=1.0, names=("embedding table", "X = embedded_sentence"),
+        self.layout.row(table, X, gap=1.0, names=("embedding table", "X = embedded_sentence"),
                      margins=Margins(
-            left=self.word_room([f"{i} {w}" for i, w in enumerate(names)]),
-            right=self.word_room(self.cfg.sentence), top=STACKED_LABEL_ROOM))
-        row_names = self.word_labels(table, [f"{i} {w}" for i, w in enumerate(names)])
-        table_label = self.label(table, "embedding table", table_values.shape, UP, stacked=True)
-        x_label = self.label(X, "X = embedded_sentence", x.shape, UP, stacked=True)
+            left=self.layout.word_room([f"{i} {w}" for i, w in enumerate(names)]),
+            right=self.layout.word_room(self.cfg.sentence), top=STACKED_LABEL_ROOM))
+        row_names = self.layout.word_labels(table, [f"{i} {w}" for i, w in enumerate(names)])
+        table_label = self.layout.label(table, "embedding table", table_values.shape, UP, stacked=True)
+        x_label = self.layout.label(X, "X = embedded_sentence", x.shape, UP, stacked=True)
 
         self.step("table")
         self.say(f"the table: one {self.cfg.d}-number row per dictionary id (random here; training learns it)")
         self.play(appear(table), appear(row_names), appear(table_label))
-        self.show_colorbar("embedding table, X", shared)  # one scale: the rows are the same numbers
+        self.legend.show("embedding table, X", shared)  # one scale: the rows are the same numbers
 
         self.step("lookup")
         self.say("each token id picks its row; the rows line up in sentence order")
         X.set_cell_opacity(0.0)
         self.add(X)
         self.play(appear(x_label), run_time=0.4)
-        words = self.word_labels(X, self.cfg.sentence, side=RIGHT)
+        words = self.layout.word_labels(X, self.cfg.sentence, side=RIGHT)
         for row, token in enumerate(ids):
             token = int(token)
             piece = table.subgrid((0, token))

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from scenes.components.colorbar import format_value
+from scenes.components.numbers import format_value
 from scenes.storyboards.matmul import MatmulStage
 
 __all__ = ["ContextVectors"]

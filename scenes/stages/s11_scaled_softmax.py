@@ -29,7 +29,7 @@ class ScaledSoftmax(RowSoftmaxStage):
         root = self.cfg.d_k ** 0.5
         name = f"ω / √{self.cfg.d_k}"
         self.say(f"÷ √d_k = √{self.cfg.d_k} = {root:.3g}: every score {root:.3g}× smaller, the same pattern")
-        self.play(grid.animate.recolor(scaled), *self.colorbar_swap(name, scaled), run_time=1.5)
+        self.play(grid.animate.recolor(scaled), *self.legend.swap(name, scaled), run_time=1.5)
         label = self.relabel(label, grid, name, scaled.shape, UP)
         self.wait(0.8)
         return scaled, label

@@ -4,8 +4,8 @@ from manim import DOWN
 
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
-from scenes.components.layout import NOTE_ROOM, STACKED_LABEL_ROOM, Margins
-from scenes.components.motions import spread_heads
+from scenes.layout import NOTE_ROOM, STACKED_LABEL_ROOM, Margins
+from scenes.motions.heads import spread_heads
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadProjections"]
@@ -28,9 +28,9 @@ class MultiheadProjections(StageScene):
         heads = self.cfg.heads
         blocks = [self.tensor_grid(k) for k in keys]
         # three long names: each over its shape, to leave the blocks room
-        self.lay_out(*blocks, names=names, gap=0.8, margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
+        self.layout.row(*blocks, names=names, gap=0.8, margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
         # the bar describes the query block; the other two say their own ranges
-        labels = [self.label(b, n, self.trace[k].shape, DOWN, stacked=True, own_scale=n != names[0])
+        labels = [self.layout.label(b, n, self.trace[k].shape, DOWN, stacked=True, own_scale=n != names[0])
                   for b, n, k in zip(blocks, names, keys)]
         self.step("blocks")
         if self.paper(self.cfg):
@@ -40,13 +40,13 @@ class MultiheadProjections(StageScene):
         else:
             self.say(f"one projection matrix per head, stacked along a new first axis: h = {heads}")
         self.play(*[appear(b) for b in blocks], *[appear(l) for l in labels], run_time=1.2)
-        self.show_colorbar(names[0], self.trace[keys[0]])
+        self.legend.show(names[0], self.trace[keys[0]])
 
         self.step("heads")
         q, k, v = (self.trace[key].shape[1:] for key in keys)
         self.say(f"{names[0]} pulled apart along its first axis: {heads} slices of {shape_text(q)}")
         self.play(*[vanish(b) for b in blocks[1:]], *map(vanish, labels), run_time=0.6)
-        spread_heads(self, blocks[0], name=names[0])
+        spread_heads(self, self.layout, self.viewpoint, blocks[0], name=names[0])
         self.say(f"each head has its own {shape_text(q)} query, {shape_text(k)} key "
                  f"and {shape_text(v)} value matrix")
         self.wait(1.0)

@@ -23,4 +23,4 @@ class MultiheadValues(MultiheadProjectionStage):
         shape = self.trace[self.result_key].shape
         self.settle(result)
         self.say(f"multihead_values: {shape_text(shape)} - kept like this until stage 19 turns it")
-        self.play(appear(self.label(result, self.result_name, shape, DOWN)), run_time=0.4)
+        self.play(appear(self.layout.label(result, self.result_name, shape, DOWN)), run_time=0.4)

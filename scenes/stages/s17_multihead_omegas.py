@@ -5,8 +5,9 @@ from manim import DOWN
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.layout import NOTE_ROOM, STACKED_LABEL_ROOM, Margins
-from scenes.components.motions import batched_matmul, spread_heads
+from scenes.layout import NOTE_ROOM, STACKED_LABEL_ROOM, Margins
+from scenes.motions.heads import spread_heads
+from scenes.motions.matmul import batched_matmul
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadOmegas"]
@@ -28,28 +29,28 @@ class MultiheadOmegas(StageScene):
         queries = self.tensor_grid("s14_multihead_queries")
         keys_t = self.tensor_grid("s15_multihead_keys", transposed=True)
         q_name, k_name = "multihead_queries", "multihead_keys.swapaxes(1, 2)"
-        self.lay_out(queries, keys_t, names=(q_name, k_name), gap=1.0,
+        self.layout.row(queries, keys_t, names=(q_name, k_name), gap=1.0,
                      margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
-        labels = [self.label(queries, q_name, q.shape, DOWN, stacked=True),
-                  self.label(keys_t, k_name, keys_t_values.shape, DOWN, stacked=True, own_scale=True)]
+        labels = [self.layout.label(queries, q_name, q.shape, DOWN, stacked=True),
+                  self.layout.label(keys_t, k_name, keys_t_values.shape, DOWN, stacked=True, own_scale=True)]
         self.step("operands")
         self.say("per head: the queries and the keys turned, Kᵀ")
         self.play(appear(queries), appear(keys_t), *map(appear, labels))
-        self.show_colorbar(q_name, q)
+        self.legend.show(q_name, q)
 
         self.step("batched matmul")
         self.play(*map(vanish, labels), run_time=0.3)
-        result = batched_matmul(self, queries, keys_t, omegas, matmul_products(q[0], keys_t_values[0]),
-                                names=("Q", "Kᵀ", "ω"), caption=self.say)
-        r_label = self.label(result, "multihead_omegas", omegas.shape, DOWN)
-        self.play(appear(r_label), *self.colorbar_swap("multihead_omegas", omegas), run_time=0.5)
+        result = batched_matmul(self, self.layout, self.legend, self.viewpoint, queries, keys_t, omegas,
+                                matmul_products(q[0], keys_t_values[0]), names=("Q", "Kᵀ", "ω"), say=self.say)
+        r_label = self.layout.label(result, "multihead_omegas", omegas.shape, DOWN)
+        self.play(appear(r_label), *self.legend.swap("multihead_omegas", omegas), run_time=0.5)
 
         self.step("heads")
         self.say("the heads side by side: each head's own scores (from random projections)")
         self.play(vanish(r_label), run_time=0.3)
-        area = self.stage_area()
-        slices, _ = spread_heads(self, result, name="multihead_omegas", area=area.part(0.0, 1 - INSET_SHARE),
-                                 words=self.cfg.sentence)
+        area = self.layout.area()
+        slices = spread_heads(self, self.layout, self.viewpoint, result, name="multihead_omegas",
+                              area=area.part(0.0, 1 - INSET_SHARE), words=self.cfg.sentence).slices
         other, caption = self.inset("s10_omegas", "stage 10: Q·Kᵀ", INSET_SHARE, max_pitch=slices[0].pitch)  # as a head
         self.say("right: stage 10's scores (one-head attention), on their own colors")
         self.play(appear(other), appear(caption))

@@ -4,9 +4,9 @@ from manim import DOWN, Group
 
 from tensors import softmax_steps
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
-from scenes.components.motions import mask_later_tokens, softmax_rows
-from scenes.components.motions import spread_heads
+from scenes.layout import LABEL_ROOM, Margins
+from scenes.motions.heads import spread_heads
+from scenes.motions.softmax import mask_later_tokens, softmax_rows
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadSoftmax"]
@@ -28,14 +28,15 @@ class MultiheadSoftmax(StageScene):
         scaled = self.trace["s18_multihead_scaled_omegas"]
         weights = self.trace["s18_multihead_attention_weights"]
         block = self.tensor_grid("s17_multihead_omegas")
-        fit_blocks(self, [block], margins=Margins(bottom=LABEL_ROOM))
-        label = self.label(block, "multihead_omegas", omegas.shape, DOWN)
+        self.layout.fit([block], margins=Margins(bottom=LABEL_ROOM))
+        label = self.layout.label(block, "multihead_omegas", omegas.shape, DOWN)
         self.step("scores")
         self.say(f"the scores of all {self.cfg.heads} heads")
         self.play(appear(block), appear(label))
-        self.show_colorbar("multihead_omegas", omegas)
+        self.legend.show("multihead_omegas", omegas)
         self.play(vanish(label), run_time=0.3)
-        slices, tags = spread_heads(self, block, name="multihead_omegas", words=self.cfg.sentence)
+        spread = spread_heads(self, self.layout, self.viewpoint, block, name="multihead_omegas", words=self.cfg.sentence)
+        slices = spread.slices
 
         self.step("scale")
         d_k = f"d/h = {self.cfg.head_k}" if self.paper(self.cfg) else f"d_k = {self.cfg.head_k}"
@@ -43,31 +44,30 @@ class MultiheadSoftmax(StageScene):
         self.say(f"÷ √({d_k}) = {root:.3g} in every head: the same patterns, {root:.3g}× smaller")
         scaled_range = (float(scaled.min()), float(scaled.max()))
         self.play(*[s.animate.recolor(scaled[h], scaled_range) for h, s in enumerate(slices)],
-                  *self.colorbar_swap(f"multihead_omegas / √{self.cfg.head_k}", scaled_range), run_time=1.2)
+                  *self.legend.swap(f"multihead_omegas / √{self.cfg.head_k}", scaled_range), run_time=1.2)
         self.wait(0.6)
         mark = None
         if self.cfg.mask == "causal":
             self.step("mask")
             self.say("causal mask in every head: the scores of later tokens become −∞")
-            mark = mask_later_tokens(self, slices, self.theme)
+            mark = mask_later_tokens(self, self.layout, slices)
             scaled = self.trace["s18_multihead_masked_scaled_omegas"]
 
         self.step("softmax")
         weights_range = (float(weights.min()), float(weights.max()))
-        softmax_rows(self, slices[0], softmax_steps(scaled[0]), weights_range,
-                     explicit_rows=((0, 0),), caption=self.say, sum_labels=False, theme=self.theme,
-                     weights_name="multihead_attention_weights",
-                     run_time=0.8)
+        softmax_rows(self, self.layout, self.legend, slices[0], softmax_steps(scaled[0]), weights_range,
+                     explicit_rows=((0, 0),), say=self.say, sum_labels=False,
+                     weights_name="multihead_attention_weights", run_time=0.8)
         others = list(enumerate(slices[1:], start=1))
         if others:
             self.say("then the rows of all the other heads at once")
             steps = softmax_steps(scaled)
             row_max = steps["exp"].max(axis=-1, keepdims=True)
             self.play(*[s.animate.recolor(steps["exp"][h] / row_max[h], (0.0, 1.0)) for h, s in others],
-                      *self.colorbar_swap("exp, each row ÷ its max", (0.0, 1.0)), run_time=0.8)
+                      *self.legend.swap("exp, each row ÷ its max", (0.0, 1.0)), run_time=0.8)
         self.play(*[s.animate.recolor(weights[h], weights_range) for h, s in others],
-                  *self.colorbar_swap("multihead_attention_weights", weights), run_time=0.9)
-        self.relabel(tags[-1], Group(*slices), "multihead_attention_weights", weights.shape, DOWN)
+                  *self.legend.swap("multihead_attention_weights", weights), run_time=0.9)
+        self.relabel(spread.label, Group(*slices), "multihead_attention_weights", weights.shape, DOWN)
         if mark is not None:
             self.play(vanish(mark), run_time=0.4)
         row_sums = weights.sum(axis=-1)

@@ -5,8 +5,9 @@ from manim import DOWN
 from scenes.base import StageScene
 from scenes.components.labels import shape_text
 from tensors import matmul_products
-from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, STACKED_LABEL_ROOM, Margins
-from scenes.components.motions import batched_matmul, permute_last_two
+from scenes.layout import LABEL_ROOM, NOTE_ROOM, STACKED_LABEL_ROOM, Margins, ghost
+from scenes.motions.matmul import batched_matmul
+from scenes.motions.turns import permute_last_two
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadContext"]
@@ -31,18 +32,18 @@ class MultiheadContext(StageScene):
         w = self.tensor_grid("s18_multihead_attention_weights")
         v = self.tensor_grid("s16_multihead_values")
         side = max(values.shape[1:])
-        room = self.ghost(v, (heads, side, side))  # the values turn in place: room for both shapes
+        room = ghost(v, (heads, side, side))  # the values turn in place: room for both shapes
         w_name, v_name = "multihead_attention_weights", "multihead_values"
-        self.lay_out(w, room, names=(w_name, f"{v_name} (permuted)"), gap=1.0,
+        self.layout.row(w, room, names=(w_name, f"{v_name} (permuted)"), gap=1.0,
                      margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
         v.scale(room.pitch / v.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
-        w_label = self.label(w, w_name, weights.shape, DOWN, stacked=True, own_scale=True)
-        v_label = self.label(room, v_name, values.shape, DOWN, stacked=True)  # stays put as v turns
+        w_label = self.layout.label(w, w_name, weights.shape, DOWN, stacked=True, own_scale=True)
+        v_label = self.layout.label(room, v_name, values.shape, DOWN, stacked=True)  # stays put as v turns
         self.step("operands")
         self.say(f"weights {shape_text(weights.shape)} and values {shape_text(values.shape)}: "
                  "the shapes do not fit yet")
         self.play(appear(w), appear(v), appear(w_label), appear(v_label))
-        self.show_colorbar(v_name, values)
+        self.legend.show(v_name, values)
 
         self.step("permute")
         self.say(f"permute(0, 2, 1): each head's value slice turns, "
@@ -52,10 +53,11 @@ class MultiheadContext(StageScene):
 
         self.step("batched matmul")
         self.play(vanish(w_label), vanish(v_label), run_time=0.3)
-        self.show_colorbar(w_name, weights)
-        result = batched_matmul(self, w, v, context, matmul_products(weights[0], permuted[0]),
-                                names=("weights", "values", "context"), caption=self.say)
-        self.show_colorbar("multihead_context_vectors", context)
+        self.legend.show(w_name, weights)
+        result = batched_matmul(self, self.layout, self.legend, self.viewpoint, w, v, context,
+                                matmul_products(weights[0], permuted[0]), names=("weights", "values", "context"),
+                                say=self.say)
+        self.legend.show("multihead_context_vectors", context)
         self.close_on(result, margins=Margins(bottom=LABEL_ROOM), view=self.view, run_time=1.2)
-        self.play(appear(self.label(result, "multihead_context_vectors", context.shape, DOWN)))
+        self.play(appear(self.layout.label(result, "multihead_context_vectors", context.shape, DOWN)))
         self.say(f"one {shape_text(context.shape[1:])} context matrix per head")

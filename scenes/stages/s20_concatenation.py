@@ -4,8 +4,9 @@ import numpy as np
 from manim import DOWN, Create, Group, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins, StageArea, fit_blocks, screen_box
-from scenes.components.motions import FRONT_VIEW, TAG_ROOM, camera_turn, head_tags
+from scenes.components.projection import FRONT
+from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, StageArea
+from scenes.motions.heads import head_tags
 from scenes.components.fades import appear, vanish
 
 __all__ = ["Concatenation"]
@@ -31,19 +32,19 @@ class Concatenation(StageScene):
         flattened = self.trace["s20_multihead_flattened"]
         heads, tokens, d_v = context.shape
         block = self.tensor_grid("s19_multihead_context_vectors")
-        fit_blocks(self, [block], margins=Margins(bottom=LABEL_ROOM))
-        label = self.label(block, "multihead_context_vectors", context.shape, DOWN)
+        self.layout.fit([block], margins=Margins(bottom=LABEL_ROOM))
+        label = self.layout.label(block, "multihead_context_vectors", context.shape, DOWN)
         self.step("heads")
         self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix")
         self.play(appear(block), appear(label))
-        self.show_colorbar("multihead_context_vectors", context)
+        self.legend.show("multihead_context_vectors", context)
 
         self.step("concatenate")
         self.say(f"for every token, its {heads} head rows are laid end to end: {heads}×{d_v} = {heads * d_v}")
         # where the row of heads goes: fitted, front view, room for words and tags
         row = block.like(np.zeros((1, tokens, heads * d_v + (heads - 1) * HEAD_GAP_CELLS)))
-        fit_blocks(self, [row], view=FRONT_VIEW, margins=Margins(
-            left=self.word_room(self.cfg.sentence, 16), top=TAG_ROOM, bottom=LABEL_ROOM))
+        self.layout.fit([row], view=FRONT, margins=Margins(
+            left=self.layout.word_room(self.cfg.sentence, 16), top=TAG_ROOM, bottom=LABEL_ROOM))
         slices = block.split(axis=0)
         self.remove(block)
         self.add(*slices)
@@ -52,13 +53,13 @@ class Concatenation(StageScene):
             target = piece.copy().scale(row.pitch / piece.pitch)
             target.align_cell((0, 0, 0), row.cell_center(0, h * (d_v + HEAD_GAP_CELLS)))
             targets.append(target)
-        self.play(vanish(label), camera_turn(self, *FRONT_VIEW),
+        self.play(vanish(label), self.viewpoint.turn(*FRONT),
                   LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.12),
                   run_time=3.0)
-        tags = head_tags(self, slices, font_size=14)
-        words = self.word_labels(slices[0], self.cfg.sentence, font_size=16)
+        tags = head_tags(self.layout, slices, font_size=14)
+        words = self.layout.word_labels(slices[0], self.cfg.sentence, font_size=16)
         # the code's intermediate: tokens first, then heads (swapaxes(0, 1))
-        swapped = self.label(Group(*slices), "multihead_context_vectors.swapaxes(0, 1)", (tokens, heads, d_v), DOWN)
+        swapped = self.layout.label(Group(*slices), "multihead_context_vectors.swapaxes(0, 1)", (tokens, heads, d_v), DOWN)
         self.play(appear(tags), appear(words), appear(swapped))
 
         self.step("one matrix")
@@ -73,11 +74,11 @@ class Concatenation(StageScene):
                      for h, t in enumerate(tags)]), run_time=1.2)
         self.remove(*slices)
         self.add(joined)
-        final = self.label(joined, "multihead_flattened", flattened.shape, DOWN,
+        final = self.layout.label(joined, "multihead_flattened", flattened.shape, DOWN,
                            dims=(None,) + self.trace.axes("s20_multihead_flattened"))
         seams = self.seams(joined, heads, d_v, reach=joined.pitch / 2)  # where the heads meet stays visible
         self.play(vanish(swapped), appear(final), appear(seams),
-                  *self.colorbar_swap("multihead_flattened", flattened))
+                  *self.legend.swap("multihead_flattened", flattened))
         self.say(f"one row per token, {heads * d_v} numbers: head 0's {d_v}, then head 1's, …")
         self.closer_look(joined, final, heads, d_v)
 
@@ -91,24 +92,24 @@ class Concatenation(StageScene):
         self.step("closer look")
         self.say(f"row 0 (\"{word}\") up close: head 0's {d_v} numbers, then head 1's" + (", …" if shown > 2 else ""))
         part = joined.subgrid((0, 0, slice(0, shown * d_v)))
-        left, bottom, right, top = screen_box(self.camera, [part])
+        left, bottom, right, top = self.layout.screen_box([part])
         pad = joined.pitch * 0.6
         frame = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=2,
                           color=self.theme.accent).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
-        self.fixed(frame)
-        area = self.stage_area()
+        self.layout.fixed(frame)
+        area = self.layout.area()
         below = StageArea(area.left, area.right, area.bottom, label.get_bottom()[1] - 0.3)
         zoom = part.copy()
-        room = self.word_room([word])
-        fit_blocks(self, [zoom], area=below, view=FRONT_VIEW, margins=Margins(left=room, right=room, bottom=TAG_ROOM))
+        room = self.layout.word_room([word])
+        self.layout.fit([zoom], area=below, view=FRONT, margins=Margins(left=room, right=room, bottom=TAG_ROOM))
         moving = part.copy()
         self.add(moving)
         self.play(Create(frame), run_time=0.6)
         self.play(moving.animate.become(zoom), run_time=1.2)
         seams = self.seams(zoom, shown, d_v, reach=0.15, stroke_width=3)
         pieces = [zoom.subgrid((0, 0, slice(h * d_v, (h + 1) * d_v))) for h in range(shown)]
-        tags = VGroup(*[t for t in head_tags(self, pieces, direction=DOWN, buff=0.12) if t.width < d_v * zoom.pitch])
-        words = self.word_labels(moving, [word], font_size=16)
+        tags = VGroup(*[t for t in head_tags(self.layout, pieces, direction=DOWN, buff=0.12) if t.width < d_v * zoom.pitch])
+        words = self.layout.word_labels(moving, [word], font_size=16)
         self.play(appear(seams), appear(tags), appear(words), run_time=0.6)
         self.wait(1.0)
 

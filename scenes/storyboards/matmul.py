@@ -4,9 +4,9 @@ from manim import UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, Margins
+from scenes.layout import LABEL_ROOM, NOTE_ROOM, Margins
 from scenes.components.labels import shape_text
-from scenes.components.motions import matmul
+from scenes.motions.matmul import matmul
 from scenes.components.fades import appear, vanish
 
 
@@ -40,28 +40,28 @@ class MatmulStage(StageScene):
         right_range = (float(self.trace[self.right_key].min()), float(self.trace[self.right_key].max()))
         left = self.tensor_grid(self.left_key, self.left_transposed, value_range=left_range)
         right = self.tensor_grid(self.right_key, self.right_transposed, value_range=right_range)
-        self.lay_out(left, right, names=(OWN_COLORS, self.names[1]), margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
-        labels = [self.label(left, self.names[0], left_values.shape, own_scale=True),
-                  self.label(right, self.names[1], right_values.shape)]
+        self.layout.row(left, right, names=(OWN_COLORS, self.names[1]), margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
+        labels = [self.layout.label(left, self.names[0], left_values.shape, own_scale=True),
+                  self.layout.label(right, self.names[1], right_values.shape)]
         self.step("operands")
         self.say(self.intro.format(left=shape_text(left_values.shape), right=shape_text(right_values.shape)))
         self.play(appear(left), appear(right), *map(appear, labels))
-        self.show_colorbar(self.names[1], right_range)
+        self.legend.show(self.names[1], right_range)
         self.wait(0.4)
 
         self.step("matmul")
         self.play(*map(vanish, labels), run_time=0.3)
-        result, face_labels = matmul(self, left, right, result_values,
-                                     matmul_products(left_values, right_values),
-                                     caption=self.say, names=self.names)
+        done = matmul(self, self.layout, self.legend, self.viewpoint, left, right, result_values,
+                      matmul_products(left_values, right_values), say=self.say, names=self.names)
+        result = done.result
         self.step("result")
-        margins = Margins(left=self.word_room(self.cfg.sentence) if self.result_rows_are_tokens else 0.0,
+        margins = Margins(left=self.layout.word_room(self.cfg.sentence) if self.result_rows_are_tokens else 0.0,
                           top=LABEL_ROOM,
-                          right=INSET_SHARE * self.stage_area().width if self.compare_key else 0.0)
-        self.close_on(result, left, right, face_labels, margins=margins)
-        extras = [self.label(result, self.names[2], result_values.shape, UP)]
+                          right=INSET_SHARE * self.layout.area().width if self.compare_key else 0.0)
+        self.close_on(result, left, right, *done.labels, margins=margins)
+        extras = [self.layout.label(result, self.names[2], result_values.shape, UP)]
         if self.result_rows_are_tokens:
-            extras.append(self.word_labels(result, self.cfg.sentence))
+            extras.append(self.layout.word_labels(result, self.cfg.sentence))
         self.say(self.outro)
         self.play(*map(appear, extras))
         self.compare(result)

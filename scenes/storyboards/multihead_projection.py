@@ -4,9 +4,11 @@ from manim import DOWN, UP, Dot
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.engine.drawing import project
-from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, STACKED_LABEL_ROOM, Margins, place_beside
-from scenes.components.motions import batched_matmul, broadcast_copies, permute_last_two
+from scenes.components.projection import project
+from scenes.layout import LABEL_ROOM, NOTE_ROOM, STACKED_LABEL_ROOM, Margins, ghost
+from scenes.motions.broadcast import broadcast_copies
+from scenes.motions.matmul import batched_matmul
+from scenes.motions.turns import permute_last_two
 from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadProjectionStage"]
@@ -27,31 +29,33 @@ class MultiheadProjectionStage(StageScene):
         weight = self.tensor_grid(self.weight_key)
         xt = self.tensor_grid("s02_embedded_sentence", transposed=True)
         # room for what Xᵀ becomes: one copy per head, along the head axis
-        stack_room = self.ghost(xt, (heads,) + x.T.shape)
+        stack_room = ghost(xt, (heads,) + x.T.shape)
         # long names: each over its shape
-        self.lay_out(weight, stack_room, names=(self.weight_name, "Xᵀ broadcast"), gap=1.4,
+        self.layout.row(weight, stack_room, names=(self.weight_name, "Xᵀ broadcast"), gap=1.4,
                      margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM, top=LABEL_ROOM))
         xt.scale(stack_room.pitch / xt.pitch).align_cell((0, 0, 0), stack_room.cell_center(0, 0, 0))
-        w_label = self.label(weight, self.weight_name, u.shape, DOWN, stacked=True)
-        x_label = self.label(xt, "Xᵀ", x.T.shape, DOWN, stacked=True, own_scale=True)
+        w_label = self.layout.label(weight, self.weight_name, u.shape, DOWN, stacked=True)
+        x_label = self.layout.label(xt, "Xᵀ", x.T.shape, DOWN, stacked=True, own_scale=True)
         self.step("operands")
         self.say(f"{self.weight_name} has {heads} heads; Xᵀ is a single 2D matrix")
         self.play(appear(weight), appear(xt), appear(w_label), appear(x_label))
-        self.show_colorbar(self.weight_name, u)
+        self.legend.show(self.weight_name, u)
 
         self.step("broadcast")
         self.say("broadcasting: Xᵀ is copied along the head axis, once per head")
-        counter_at = place_beside(self, [stack_room], Dot(), UP, buff=0.25).get_center()
+        counter_at = self.layout.beside([stack_room], Dot(), UP, buff=0.25).get_center()
         counter_at = project(self.camera, counter_at[None])[0]
-        stack, counter = broadcast_copies(self, xt, heads, [*counter_at, 0.0], self.theme)
+        copied = broadcast_copies(self, self.layout, xt, heads, [*counter_at, 0.0])
+        stack, counter = copied.block, copied.counter
         x_label = self.relabel(x_label, stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN, stacked=True,
                                own_scale=True)
 
         self.step("batched matmul")
         self.play(vanish(w_label), vanish(x_label), vanish(counter), run_time=0.4)
-        result = batched_matmul(self, weight, stack, before, matmul_products(u[0], x.T),
-                                names=(self.weight_name, "Xᵀ", self.result_name), caption=self.say)
-        self.show_colorbar(self.result_name, before)
+        result = batched_matmul(self, self.layout, self.legend, self.viewpoint, weight, stack, before,
+                                matmul_products(u[0], x.T), names=(self.weight_name, "Xᵀ", self.result_name),
+                                say=self.say)
+        self.legend.show(self.result_name, before)
         self.finish(result)
 
     def settle(self, result, room_for=None):
@@ -62,11 +66,11 @@ class MultiheadProjectionStage(StageScene):
     def finish(self, result):
         final = self.trace[self.result_key]
         self.settle(result, room_for=(final.shape[0], max(final.shape[1:]), max(final.shape[1:])))
-        r_label = self.label(result, self.result_name, result.grid_shape, DOWN)
+        r_label = self.layout.label(result, self.result_name, result.grid_shape, DOWN)
         self.play(appear(r_label), run_time=0.4)
         self.step("transpose")
         self.say(f"{self.transpose_code}: every head's slice turns about its diagonal")
         self.play(vanish(r_label), run_time=0.3)
         turned = permute_last_two(self, result, final)
-        self.play(appear(self.label(turned, self.result_name, final.shape, DOWN)))
+        self.play(appear(self.layout.label(turned, self.result_name, final.shape, DOWN)))
         self.say(f"{self.result_name}: {final.shape[0]} heads × {final.shape[1]} tokens × {final.shape[2]}")

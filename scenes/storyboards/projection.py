@@ -5,9 +5,10 @@ from manim import LEFT, UP
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.labels import LABEL_CHAR, shape_text
-from scenes.components.layout import LABEL_ROOM, NOTE_ROOM, Margins
+from scenes.layout import LABEL_ROOM, NOTE_ROOM, Margins
 from scenes.storyboards.matmul import OWN_COLORS
-from scenes.components.motions import matmul, transpose_turn
+from scenes.motions.matmul import matmul
+from scenes.motions.turns import transpose_turn
 from scenes.components.fades import appear, vanish
 
 __all__ = ["ProjectionStage"]
@@ -26,34 +27,35 @@ class ProjectionStage(StageScene):
         result_values = self.trace[self.result_key]
         left = self.tensor_grid(self.weight_key)
         right = self.tensor_grid("s02_embedded_sentence", transposed=True)
-        self.lay_out(left, right, names=(f"{self.weight_name} {shape_text(u.shape)}", OWN_COLORS),
+        self.layout.row(left, right, names=(f"{self.weight_name} {shape_text(u.shape)}", OWN_COLORS),
                      margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
-        labels = [self.label(left, self.weight_name, u.shape),
-                  self.label(right, "Xᵀ", x.T.shape, own_scale=True)]
+        labels = [self.layout.label(left, self.weight_name, u.shape),
+                  self.layout.label(right, "Xᵀ", x.T.shape, own_scale=True)]
         self.step("operands")
         self.say(f"project every token (a column of Xᵀ) with {self.weight_name}")
         self.play(appear(left), appear(right), *map(appear, labels))
-        self.show_colorbar(self.weight_name, u)
+        self.legend.show(self.weight_name, u)
 
         self.step("matmul")
         self.play(*map(vanish, labels), run_time=0.3)
-        product, face_labels = matmul(self, left, right, before, matmul_products(u, x.T),
-                                      caption=self.say, one_by_one=1,
-                                      names=(self.weight_name, "Xᵀ", f"{self.weight_name}·Xᵀ"))
+        done = matmul(self, self.layout, self.legend, self.viewpoint, left, right, before,
+                      matmul_products(u, x.T), say=self.say, one_by_one=1,
+                      names=(self.weight_name, "Xᵀ", f"{self.weight_name}·Xᵀ"))
+        product = done.result
         # park the product so that, once turned, the result fits too
         side = max(result_values.shape)
         name = f"{self.weight_name}·Xᵀ"
-        beside = max(self.word_room(self.cfg.sentence), LABEL_CHAR * len(name) + 0.3)
-        self.close_on(product, left, right, face_labels, margins=Margins(left=beside, top=LABEL_ROOM),
+        beside = max(self.layout.word_room(self.cfg.sentence), LABEL_CHAR * len(name) + 0.3)
+        self.close_on(product, left, right, *done.labels, margins=Margins(left=beside, top=LABEL_ROOM),
                       room_for=(1, side, side))
-        shape_label = self.label(product, name, before.shape, LEFT)
+        shape_label = self.layout.label(product, name, before.shape, LEFT)
         self.play(appear(shape_label), run_time=0.4)
 
         self.step("transpose")
         self.say(f".T: the block turns about its diagonal - one row per token, one {self.role} each")
         self.play(vanish(shape_label), run_time=0.3)
         result = transpose_turn(self, product, result_values)
-        words = self.word_labels(result, self.cfg.sentence)
-        label = self.label(result, self.result_name, result_values.shape, UP)
+        words = self.layout.word_labels(result, self.cfg.sentence)
+        label = self.layout.label(result, self.result_name, result_values.shape, UP)
         self.play(appear(words), appear(label),
-                  *self.colorbar_swap(self.result_name.split()[0], result_values))
+                  *self.legend.swap(self.result_name.split()[0], result_values))

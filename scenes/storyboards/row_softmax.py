@@ -5,8 +5,8 @@ from manim import UP, Create, Square, VGroup
 
 from tensors import softmax_steps
 from scenes.base import StageScene
-from scenes.components.layout import LABEL_ROOM, Margins, fit_blocks
-from scenes.components.motions import mask_later_tokens, softmax_rows
+from scenes.layout import LABEL_ROOM, Margins
+from scenes.motions.softmax import mask_later_tokens, softmax_rows
 from scenes.components.fades import appear, vanish
 
 
@@ -30,27 +30,27 @@ class RowSoftmaxStage(StageScene):
         scores = self.trace[self.scores_key]
         weights = self.trace[self.weights_key]
         grid = self.tensor_grid(self.scores_key)
-        inset = self.inset_share * self.stage_area().width
-        fit_blocks(self, [grid], margins=Margins(left=self.word_room(self.cfg.sentence, 20),
+        inset = self.inset_share * self.layout.area().width
+        self.layout.fit([grid], margins=Margins(left=self.layout.word_room(self.cfg.sentence, 20),
                                                  right=SUM_ROOM + inset, top=LABEL_ROOM), max_pitch=0.45)
-        rows = self.word_labels(grid, self.cfg.sentence, font_size=20)
-        label = self.label(grid, self.scores_name, scores.shape, UP)
+        rows = self.layout.word_labels(grid, self.cfg.sentence, font_size=20)
+        label = self.layout.label(grid, self.scores_name, scores.shape, UP)
         self.step("scores")
         self.say(f"the scores {self.scores_name}: row i = how token i matches every token")
         self.play(appear(grid), appear(rows), appear(label))
-        self.show_colorbar(self.scores_name, scores)
+        self.legend.show(self.scores_name, scores)
         scores, label = self.show_scores(grid, label)
         mark = None
         if self.cfg.mask == "causal":
             self.step("mask")
             self.say("causal mask: a token may not look ahead, so the scores of later tokens become −∞")
-            mark = mask_later_tokens(self, [grid], self.theme)
+            mark = mask_later_tokens(self, self.layout, [grid])
             scores = self.trace[self.masked_key]
 
         self.step("softmax")
         weights_range = (float(weights.min()), float(weights.max()))
-        softmax_rows(self, grid, softmax_steps(scores), weights_range,
-                     explicit_rows=((0, 0), (0, 1)), caption=self.say, theme=self.theme)
+        softmax_rows(self, self.layout, self.legend, grid, softmax_steps(scores), weights_range,
+                     explicit_rows=((0, 0), (0, 1)), say=self.say)
         if mark is not None:
             self.say("exp(−∞) = 0: each token's weights spread over itself and earlier tokens only")
             self.play(vanish(mark), run_time=0.5)

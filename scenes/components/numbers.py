@@ -1,0 +1,104 @@
+"""Numbers as the screen shows them: one formatter for bars, notes and captions.
+
+Three significant digits, an exponent only outside 0.001 .. 99 999, a true
+minus sign; a negative factor of a product in brackets. Captions that write
+a cell's arithmetic or a softmax row use the same digits as the color bar.
+
+Examples
+--------
+>>> shown_value(-2.84), factor(-1.0), factor(0.342)
+('−2.84', '(−1)', '0.342')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["format_value", "shown_value", "factor", "own_colors", "cell_arithmetic", "row_numbers"]
+
+NEGLIGIBLE = 0.1  # a product this much smaller than a cell's largest is not worth showing first
+
+
+def format_value(value: float) -> str:
+    """Three significant digits; an exponent only outside 0.001 .. 99 999.
+
+    >>> [format_value(v) for v in (2.247, -6.159, 0.006069, 24.67, 7.348e-4, 0.0, 1234.5)]
+    ['2.25', '-6.16', '0.00607', '24.7', '7.35e-04', '0', '1.23e+03']
+    """
+    if value == 0:
+        return "0"
+    if 1e-3 <= abs(value) < 1e3:
+        return f"{value:.3g}"
+    return f"{value:.2e}"
+
+
+def shown_value(value: float) -> str:
+    """:func:`format_value` with a true minus sign, as a caption or note shows it.
+
+    >>> shown_value(-2.84)
+    '−2.84'
+    """
+    return format_value(float(value)).replace("-", "−")
+
+
+def factor(value: float) -> str:
+    """A number as a factor of a product: a negative one in brackets."""
+    text = shown_value(value)
+    return f"({text})" if value < 0 else text
+
+
+def own_colors(value_range) -> str:
+    """The note of a block on its own color scale (not the bar's).
+
+    >>> own_colors((-2.84, 2.247))
+    'own colors: −2.84 to 2.25'
+    """
+    low, high = (shown_value(v) for v in value_range)
+    return f"own colors: {low} to {high}"
+
+
+def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float, terms: int = 3,
+                    cell: str | None = None) -> str:
+    """``name[0, 0] = a·b + c·d + … = total``: one cell's dot product (its row
+    of the left operand, its column of the right): its first ``terms``
+    products, or, where those are all negligible (a weighted mix whose first
+    weights are ~0), the largest of the ``terms`` largest that are not
+    negligible, in their order, "…" for the others.
+    ``cell`` names the cell instead (e.g. a vector's ``q[0]``).
+
+    >>> cell_arithmetic("ω", np.array([0.5, -1.0, 2.0, 1.0]), np.array([0.5, 1.5, 1.0, 0.0]), 0.75)
+    'ω[0, 0] = 0.5·0.5 + (−1)·1.5 + 2·1 + … = 0.75'
+    >>> cell_arithmetic("z", np.array([0.0, 0.01, 0.0, 0.99, 0.5]), np.array([1.0, 2.0, 3.0, 4.0, 1.0]), 4.48)
+    'z[0, 0] = … + 0.99·4 + 0.5·1 = 4.48'
+    >>> cell_arithmetic("Q[0]", np.array([1.0]), np.array([2.0]), 2.0)
+    'Q[0, 0, 0] = 1·2 = 2'
+    """
+    row, column = np.asarray(row, float), np.asarray(column, float)
+    size = np.abs(row * column)
+    largest = list(range(min(terms, len(row))))
+    if size[:terms].max() < NEGLIGIBLE * size.max():
+        largest = sorted(i for i in np.argsort(-size, kind="stable")[:terms] if size[i] >= NEGLIGIBLE * size.max())
+    parts, last = [], -1
+    for i in largest:
+        if i > last + 1:
+            parts.append("…")
+        parts.append(f"{factor(row[i])}·{factor(column[i])}")
+        last = i
+    if last < len(row) - 1:
+        parts.append("…")
+    if cell is None:
+        cell = f"{name[:-1]}, 0, 0]" if name.endswith("]") else f"{name}[0, 0]"  # a head's slice: one index
+    return f"{cell} = {' + '.join(parts)} = {shown_value(total)}"
+
+
+def row_numbers(what: str, values: np.ndarray, total: str | None = None, shown: int = 3) -> str:
+    """``what: a, b, c, …`` (3 significant digits) and, with ``total``, the row's sum.
+
+    >>> row_numbers("exp(score)", np.array([2.0, 0.5, 0.25, 0.25]), total="sum")
+    'exp(score): 2, 0.5, 0.25, … sum = 3'
+    """
+    values = np.asarray(values, float)
+    parts = ", ".join(shown_value(v) for v in values[:shown])
+    more = ", …" if len(values) > shown else ""
+    tail = f" {total} = {shown_value(values.sum())}" if total else ""
+    return f"{what}: {parts}{more}{tail}"

@@ -1,0 +1,130 @@
+"""Where things go on screen: one home for every placement and fitting rule.
+
+:class:`Layout` binds the rules to one scene's camera, stage area, theme and
+view panel, so that a stage or a motion says *what* goes on screen and the
+layout says *where*:
+
+- :mod:`.area` — the stage area and the room labels take;
+- :mod:`.fit` — blocks fitted to the area as the camera sees them: one
+  block, a row of blocks, a closing shot, a grid of head slices;
+- :mod:`.text` — a tensor's label beside its block, words beside rows and
+  above columns, shortened or left out where they would not be readable.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from manim import LEFT, UP, Mobject, VGroup
+
+from ..components.cubegrid import CubeGrid
+from ..components.guides import guide_room
+from ..components.labels import LABEL_CHAR
+from ..components.palette import Panel, Theme
+from ..components.projection import FRONT
+from . import fit, text
+from .area import LABEL_ROOM, MAX_PITCH, NOTE_ROOM, STACKED_LABEL_ROOM, Margins, StageArea
+from .fit import HEAD_GAP, TAG_ROOM, ghost, head_columns
+
+__all__ = ["Layout", "StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM", "STACKED_LABEL_ROOM", "NOTE_ROOM",
+           "HEAD_GAP", "TAG_ROOM", "ghost", "head_columns"]
+
+
+class Layout:
+    """The placement rules bound to one scene: its ``camera``, its stage area
+    (``area``: measured anew at each call, as the furniture may change), its
+    ``theme`` and view ``panel`` (axis guides beside labels)."""
+
+    def __init__(self, camera, area: Callable[[], StageArea], theme: Theme, panel: Panel):
+        self.camera, self._area, self.theme, self.panel = camera, area, theme, panel
+
+    def area(self) -> StageArea:
+        """Where blocks may go: below the caption line, above the code, left of the color bar."""
+        return self._area()
+
+    # -- blocks ---------------------------------------------------------------
+    def screen_box(self, blocks, view=None):
+        """(left, bottom, right, top) of ``blocks``' cubes on screen."""
+        return fit.screen_box(self.camera, blocks, view)
+
+    def fit(self, blocks, *, margins: Margins = Margins(), view=None, max_pitch: float = MAX_PITCH,
+            area: StageArea | None = None) -> float:
+        """Scale and move ``blocks`` together to fill the stage area (or ``area``)."""
+        return fit.fit_blocks(self.camera, list(blocks), area or self.area(), margins=margins, view=view,
+                              max_pitch=max_pitch)
+
+    def fit_points(self, points, area: StageArea, view=None, max_factor: float = float("inf")):
+        return fit.fit_points(self.camera, points, area, view, max_factor)
+
+    def row(self, *blocks: Mobject, names=(), gap: float = 1.2, margins: Margins | None = None, view=None,
+            max_pitch: float = MAX_PITCH, area: StageArea | None = None) -> float:
+        """``blocks`` in a row filling the stage area, room kept for their
+        labels (``names``, one per block, drawn above or below)."""
+        return fit.fit_row(self.camera, blocks, area or self.area(),
+                           label_widths=[LABEL_CHAR * len(n or "") for n in names], gap=gap,
+                           margins=margins, view=view, max_pitch=max_pitch)
+
+    def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT, max_pitch: float = MAX_PITCH,
+                room_for=None) -> CubeGrid:
+        """Where ``grid`` goes in a closing shot (a fitted copy), see :func:`.fit.settled`."""
+        return fit.settled(self.camera, grid, self.area(), margins, view, max_pitch, room_for)
+
+    def grid_of_blocks(self, blocks, columns: int, gap=HEAD_GAP, view=FRONT, margins=None,
+                       max_pitch: float = MAX_PITCH, area: StageArea | None = None) -> None:
+        fit.grid_of_blocks(self.camera, blocks, columns, area or self.area(), gap, view, margins, max_pitch)
+
+    def beside(self, blocks, mob: Mobject, direction, buff: float = 0.2, view=None) -> Mobject:
+        """Put ``mob`` beside ``blocks``' outline on screen."""
+        return fit.place_beside(self.camera, blocks, mob, direction, buff, view)
+
+    # -- text -----------------------------------------------------------------
+    def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = 0.22, dims=None,
+              sides: tuple[str, str] | None = None, stacked: bool = False, own_scale: bool = False) -> Mobject:
+        """A tensor's name and shape beside its block, kept upright (see :func:`.text.block_label`)."""
+        mob, guides = text.block_label(self.camera, grid, name, shape, self.theme, direction=direction,
+                                       buff=buff, guides=self.panel.axes, dims=dims, sides=sides,
+                                       stacked=stacked, own_scale=own_scale)
+        self.upright(mob)
+        if guides is None:
+            return mob
+        arrows, words = guides
+        self.upright(*words)
+        return VGroup(mob, arrows, words)
+
+    def guide_room(self, grid: CubeGrid, direction) -> float:
+        """The room the axis guides take on that side of ``grid`` (0 without)."""
+        return guide_room(getattr(grid, "guide_sides", None), direction)
+
+    def word_room(self, words, font_size: int = 18) -> float:
+        return text.word_room(words, self.theme, self.area(), font_size)
+
+    def word_labels(self, grid: CubeGrid, words, side=LEFT, font_size: int = 18) -> Mobject:
+        labels = text.word_labels(self.camera, grid, words, self.theme, self.area(), side, font_size)
+        self.upright(*labels)
+        return labels
+
+    def column_words(self, grid: CubeGrid, words, font_size: int = 16) -> Mobject:
+        labels = text.column_words(self.camera, grid, words, self.theme, self.area(), font_size)
+        self.upright(*labels)
+        return labels
+
+    def rows_readable(self, grid: CubeGrid, font_size: int = 18) -> bool:
+        """Whether ``grid``'s rows are tall enough on screen for word labels."""
+        return text.row_text_scale(self.camera, grid, self.theme, font_size) >= text.MIN_WORD_SCALE
+
+    def row_text_scale(self, grid: CubeGrid, font_size: int) -> float:
+        return text.row_text_scale(self.camera, grid, self.theme, font_size)
+
+    def fitted_word(self, word: str, font_size: int, scale: float, room: float, color=None) -> Mobject:
+        return text.fitted_word(word, self.theme, font_size, scale, room, color)
+
+    # -- pinning ----------------------------------------------------------------
+    def upright(self, *mobjects: Mobject) -> None:
+        """Keep 3D-placed labels facing the viewer while they follow their spot."""
+        if mobjects:
+            self.camera.add_fixed_orientation_mobjects(*mobjects)
+
+    def fixed(self, *mobjects: Mobject):
+        """Pin mobjects to the screen (titles, notes, the color bar)."""
+        self.camera.add_fixed_in_frame_mobjects(*mobjects)
+        return mobjects[0] if len(mobjects) == 1 else mobjects

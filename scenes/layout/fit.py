@@ -1,0 +1,217 @@
+"""Blocks fitted into the stage area, as the camera will see them.
+
+Every fit works on screen: a block's size and place are found from its cubes
+projected by the camera (from its current view, or from the ``view`` it is
+about to turn to), so a layout holds for any sentence, size and head count
+rather than for positions chosen for one. Rows of blocks, closing shots, grids
+of head slices and the label beside a block all start here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import Mobject
+
+from ..components.cubegrid import CubeGrid, grids_in
+from ..components.projection import FRONT, project_at, view_rotation, world_at_screen
+from .area import LABEL_ROOM, MAX_PITCH, Margins, StageArea
+
+__all__ = ["screen_box", "fit_points", "fit_blocks", "place_beside", "fit_row", "settled", "ghost",
+           "grid_of_blocks", "head_columns", "HEAD_GAP", "TAG_ROOM", "LABEL_GAP"]
+
+FIT_ROUNDS = 3  # perspective makes the fit slightly nonlinear: a few rounds settle it
+HEAD_GAP = (0.55, 0.45)  # between head slices on screen: across, and down (room for the tags)
+TAG_ROOM = 0.3  # above a grid of head slices: their "head h" tags
+LABEL_GAP = 0.4  # between two labels side by side
+
+
+def screen_box(camera, mobjects, view=None) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) on the frame of the cubes of ``mobjects``
+    (their grids' visible cubes; all of a grid's cubes when none is visible
+    yet), seen from ``view`` (default: the camera's own)."""
+    points = []
+    for grid in grids_in(*mobjects):
+        corners = grid.cube_corners()
+        seen = grid.cube_opacity > 0.05
+        points.append((corners[seen] if seen.any() else corners).reshape(-1, 3))
+    screen = project_at(camera, np.concatenate(points), view)
+    (left, bottom), (right, top) = screen.min(axis=0), screen.max(axis=0)
+    return float(left), float(bottom), float(right), float(top)
+
+
+def fit_points(camera, points: np.ndarray, area: StageArea, view=None,
+               max_factor: float = np.inf) -> tuple[float, np.ndarray, np.ndarray]:
+    """How to scale and move world ``points`` so that, seen from ``view``,
+    they fill ``area``, centred: ``(factor, about, shift)`` meaning
+    ``p -> about + factor * (p - about) + shift``; ``factor`` at most ``max_factor``."""
+    points = np.asarray(points, float).reshape(-1, 3)
+    about = (points.min(axis=0) + points.max(axis=0)) / 2
+    factor, shift = 1.0, np.zeros(3)
+    now = points
+    for _ in range(FIT_ROUNDS):
+        screen = project_at(camera, now, view)
+        (left, bottom), (right, top) = screen.min(axis=0), screen.max(axis=0)
+        f = min(area.width / max(right - left, 1e-6), area.height / max(top - bottom, 1e-6),
+                max_factor / factor)
+        now = about + f * (now - about)
+        factor, shift = factor * f, f * shift
+        screen = project_at(camera, now, view)
+        seen = (screen.min(axis=0) + screen.max(axis=0)) / 2
+        depth_point = about + shift
+        step = (world_at_screen(camera, area.center[:2], depth_point, view)
+                - world_at_screen(camera, seen, depth_point, view))
+        now = now + step
+        shift = shift + step
+    return factor, about, shift
+
+
+def fit_blocks(camera, blocks: list[Mobject], area: StageArea, *, margins: Margins = Margins(), view=None,
+               max_pitch: float = MAX_PITCH) -> float:
+    """Scale and move ``blocks`` together (their arrangement kept) so that,
+    seen from ``view``, they fill the stage area less ``margins``, centred.
+
+    Cubes never grow beyond ``max_pitch``. Returns the scale applied.
+    """
+    area = area.inset(margins)
+    grids = list(grids_in(*blocks))
+    points = np.concatenate([g.cube_corners().reshape(-1, 3) for g in grids])
+    factor, about, shift = fit_points(camera, points, area, view,
+                                      max_factor=max_pitch / max(g.pitch for g in grids))
+    for block in blocks:
+        block.scale(factor, about_point=about).shift(shift)
+    return factor
+
+
+def _center(blocks) -> np.ndarray:
+    points = np.concatenate([b.get_all_points() for b in blocks])
+    return (points.min(axis=0) + points.max(axis=0)) / 2
+
+
+def place_beside(camera, blocks, mob: Mobject, direction, buff: float = 0.2, view=None) -> Mobject:
+    """Put an upright label ``mob`` beside ``blocks`` as seen on screen (from
+    ``view``, default the camera's own): centred on that side, ``buff`` away
+    from the cubes' outline, at the blocks' depth."""
+    left, bottom, right, top = screen_box(camera, blocks, view)
+    d = np.sign(np.asarray(direction, float)[:2])
+    x = (left + right) / 2 if d[0] == 0 else (right + buff + mob.width / 2 if d[0] > 0
+                                              else left - buff - mob.width / 2)
+    y = (bottom + top) / 2 if d[1] == 0 else (top + buff + mob.height / 2 if d[1] > 0
+                                              else bottom - buff - mob.height / 2)
+    mob.move_to(world_at_screen(camera, (x, y), _center(blocks), view))
+    return mob
+
+
+def fit_row(camera, blocks, area: StageArea, *, label_widths=(), gap: float = 1.2,
+            margins: Margins | None = None, view=None, max_pitch: float = MAX_PITCH) -> float:
+    """Put ``blocks`` in a row, left to right, and fit them to ``area`` (less
+    ``margins``: by default a label's room above), seen from ``view``
+    (default: the camera's own). Neighbours are ``gap`` apart on screen, more
+    where their labels (``label_widths``, one per block, drawn above or below)
+    are wider than the blocks. Returns the scale."""
+    margins = Margins(top=LABEL_ROOM) if margins is None else margins
+    room = area.inset(margins)
+    labels = list(label_widths) + [0.0] * (len(blocks) - len(label_widths))
+    total = 1.0
+    for _ in range(3):  # perspective bends the sizes a little: measure again and settle
+        scale, between, first, last = _row_scale(camera, blocks, labels, gap, margins, area, room,
+                                                 max_pitch, view)
+        for block in blocks:
+            block.scale(scale)
+        _in_screen_row(camera, blocks, list(between), view)
+        pitch = max(g.pitch for b in blocks for g in grids_in(b))
+        total *= scale * fit_blocks(camera, list(blocks), area, view=view, max_pitch=pitch,
+                                    margins=Margins(left=max(margins.left, first),
+                                                    right=max(margins.right, last),
+                                                    bottom=margins.bottom, top=margins.top))
+    return total
+
+
+def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view):
+    """The largest scale of ``blocks`` in a row that fits, with the gaps
+    and the labels' overhang at both ends that go with it."""
+    _in_screen_row(camera, blocks, [gap] * (len(blocks) - 1), view)
+    sizes = [screen_box(camera, [b], view) for b in blocks]
+    widths = np.array([r - l for l, _, r, _ in sizes])
+    heights = np.array([t - b for _, b, _, t in sizes])
+
+    def spaces(scale):  # the gaps, and the labels' overhang beyond both ends
+        over = np.maximum(0.0, (np.array(labels) - scale * widths) / 2)
+        return np.maximum(gap, over[:-1] + over[1:] + LABEL_GAP), over[0], over[-1]
+
+    def fits(scale, with_labels=True):
+        between, first, last = spaces(scale) if with_labels else (np.full(len(blocks) - 1, gap), 0, 0)
+        # a label's overhang beyond the row may use the side margins (kept
+        # for row words, beside the block rather than above or below it)
+        return (scale * widths.sum() + between.sum() + max(margins.left, first)
+                + max(margins.right, last) <= full.width and scale * heights.max() <= room.height)
+
+    def largest(**how):  # widths and gaps grow with the scale: bisect
+        low, high = 0.0, max_pitch / max(g.pitch for b in blocks for g in grids_in(b))
+        for _ in range(40):
+            middle = (low + high) / 2
+            low, high = (middle, high) if fits(middle, **how) else (low, middle)
+        return low
+
+    scale = largest() or largest(with_labels=False)  # labels too wide for any row: the blocks still fit
+    return (scale, *spaces(scale))
+
+
+def _in_screen_row(camera, blocks, gaps, view) -> None:
+    """Each block right of the one before, ``gaps`` apart and centred on
+    the same height, as seen on screen (not along the world's x axis,
+    which a turned camera shows slanting)."""
+    rotation = camera.get_rotation_matrix() if view is None else view_rotation(*view)
+    right, up = rotation[0], rotation[1]  # the screen's axes, in the world
+    for _ in range(2):  # perspective: a second pass settles it
+        for before, block, space in zip(blocks, blocks[1:], gaps):
+            l0, b0, r0, t0 = screen_box(camera, [before], view)
+            l1, b1, r1, t1 = screen_box(camera, [block], view)
+            block.shift(right * (r0 + space - l1) + up * ((b0 + t0) / 2 - (b1 + t1) / 2))
+
+
+def ghost(grid: CubeGrid, shape) -> CubeGrid:
+    """An invisible block of ``shape`` with ``grid``'s cubes at its first
+    cell: room kept for what ``grid`` will grow into."""
+    room = grid.like(np.zeros(shape)).set_cell_opacity(0.0)
+    room.align_cell((0, 0, 0), grid.cell_center(0, 0, 0))
+    return room
+
+
+def settled(camera, grid: CubeGrid, area: StageArea, margins: Margins | None = None, view=FRONT,
+            max_pitch: float = MAX_PITCH, room_for=None) -> CubeGrid:
+    """Where ``grid`` goes in a closing shot: a copy, fitted to ``area`` seen
+    from ``view`` (front by default) less ``margins``.
+
+    ``room_for``: a block shape that must fit as well from the same first
+    cell (what the block becomes next, e.g. turned by a transpose).
+    """
+    target = grid.copy()
+    blocks = [target] + ([ghost(grid, room_for)] if room_for is not None else [])
+    fit_blocks(camera, blocks, area, margins=margins or Margins(), view=view, max_pitch=max_pitch)
+    return target
+
+
+def grid_of_blocks(camera, blocks, columns: int, area: StageArea, gap=HEAD_GAP, view=FRONT,
+                   margins=None, max_pitch: float = MAX_PITCH) -> None:
+    """Lay ``blocks`` out in rows of ``columns`` (row-major), ``gap`` apart
+    on screen, and fit them to ``area`` seen from ``view``."""
+    margins = margins or Margins(top=TAG_ROOM)
+    scale = 1.0
+    columns = max(1, min(columns, len(blocks)))
+    rows = int(np.ceil(len(blocks) / columns))
+    for _ in range(2):  # the gaps are kept on screen, whatever the blocks' scale
+        width = max(b.width for b in blocks) + gap[0] / scale
+        height = max(b.height for b in blocks) + gap[1] / scale
+        for n, block in enumerate(blocks):
+            r, c = divmod(n, columns)
+            block.move_to([(c - (columns - 1) / 2) * width, -(r - (rows - 1) / 2) * height, 0.0])
+        scale *= fit_blocks(camera, list(blocks), area, margins=margins, view=view, max_pitch=max_pitch)
+
+
+def head_columns(heads: int, width: float, height: float, area: StageArea) -> int:
+    """How many head slices per row use ``area`` best (the largest slices)."""
+    def size(columns):
+        rows = int(np.ceil(heads / columns))
+        return min((area.width - (columns - 1) * HEAD_GAP[0]) / (columns * width),
+                   (area.height - TAG_ROOM - (rows - 1) * HEAD_GAP[1]) / (rows * height))
+    return max(range(1, heads + 1), key=size)

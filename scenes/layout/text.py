@@ -1,0 +1,130 @@
+"""Text fitted to blocks: a tensor's label beside it, words beside its rows and columns.
+
+A label is placed beside a block's outline on screen, never on it. Words
+naming rows (tokens) are no taller than their rows; a word wider than the
+room up to the stage area's edge is shortened with "…"; rows too thin for a
+readable word get none (fewer labels, not smaller ones).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import LEFT, RIGHT, UP, Mobject, VGroup
+
+from ..components.numbers import own_colors
+from ..components.cubegrid import CubeGrid
+from ..components.guides import axis_guides, guide_room, guide_sides
+from ..components.labels import note_text, tensor_label
+from ..components.palette import Theme
+from ..components.projection import project
+from .area import StageArea
+from .fit import place_beside, screen_box
+
+__all__ = ["block_label", "word_room", "word_labels", "column_words", "row_text_scale", "fitted_word",
+           "WORD_GAP", "MIN_WORD_SCALE", "GUIDES_RIGHT"]
+
+WORD_GAP = 0.12  # between a block and the words naming its rows
+ROW_FILL = 0.85  # a word label's height, at most, as a share of its row's
+WORD_SLACK = 0.3  # beyond a word's width: the half cube and perspective between a block's edge and its row ends
+MIN_WORD_CHARS = 3  # a shortened word keeps at least this many letters before "…"
+MIN_WORD_SCALE = 0.5  # a word label smaller than half its size is not drawn: unreadable
+GUIDES_RIGHT = 5.2  # a block reaching this far right (the color bar) gets its row arrow on the left
+
+
+def block_label(camera, grid: Mobject, name: str, shape, theme: Theme, *, direction=UP, buff: float = 0.22,
+                guides: bool = False, dims=None, sides: tuple[str, str] | None = None,
+                stacked: bool = False, own_scale: bool = False) -> tuple[Mobject, tuple[VGroup, VGroup] | None]:
+    """Name and shape beside a block: on one line above or below it
+    (``stacked``: the shape under the name, narrower), in two lines left or
+    right of it. ``own_scale``: a line more with the block's own color range,
+    for a block the color bar does not describe.
+
+    With ``guides`` (the panel's axes), the block's named axes come with it
+    (``dims`` names them where ``grid`` is not one :class:`CubeGrid`;
+    ``sides`` overrides where their arrows go, see :func:`guide_sides`).
+    Returns the label and, with guides, their ``(arrows, words)``; not yet
+    shown. The label and the guides' words are to be kept upright.
+    """
+    note = own_colors(grid.value_range) if own_scale and isinstance(grid, CubeGrid) else None
+    mob = tensor_label(name, shape, theme, inline=abs(np.asarray(direction)[1]) > 0 and not stacked, note=note)
+    blocks = list(grid.submobjects) if not isinstance(grid, CubeGrid) else [grid]
+    guides = guides and all(isinstance(b, CubeGrid) for b in blocks)
+    if guides:
+        sides = sides or guide_sides(blocks[-1], direction, GUIDES_RIGHT)
+        for block in blocks:
+            block.guide_sides = sides
+    place_beside(camera, blocks, mob, direction, buff=buff + (guide_room(sides, direction) if guides else 0))
+    if not guides:
+        return mob, None
+    return mob, axis_guides(blocks[0], sides, theme, dims, last=blocks[-1])
+
+
+def word_room(words, theme: Theme, area: StageArea, font_size: int = 18) -> float:
+    """The width to keep beside a block for its row words: the longest
+    word, at most a fifth of the stage area (longer words get "…")."""
+    longest = sorted(words, key=len)[-3:]  # measured: character counts misjudge "translate"
+    width = max((note_text(w, theme, font_size=font_size).width for w in longest), default=0.0)
+    return min(width + WORD_GAP + WORD_SLACK, area.width / 5)
+
+
+def row_text_scale(camera, grid: CubeGrid, theme: Theme, font_size: int) -> float:
+    """How much a word label must shrink to be no taller than a row on screen."""
+    if grid.grid_shape[1] < 2:
+        return 1.0
+    ends = project(camera, np.array([grid.cell_center(0, 0), grid.cell_center(1, 0)]))
+    row_height = float(np.linalg.norm(ends[1] - ends[0]))
+    reference = note_text("Ay", theme, font_size=font_size).height
+    return min(1.0, ROW_FILL * row_height / reference)
+
+
+def fitted_word(word: str, theme: Theme, font_size: int, scale: float, room: float, color=None) -> Mobject:
+    """``word`` as a label scaled by ``scale``, cut with "…" to fit ``room``."""
+    def make(w):
+        return note_text(w, theme, font_size=font_size, color=color or theme.muted).scale(scale)
+    text = make(word)
+    cut = len(word)
+    while text.width > room and cut > MIN_WORD_CHARS:
+        cut = max(MIN_WORD_CHARS, min(cut - 1, int(cut * room / text.width)))
+        text = make(word[:cut].rstrip() + "…")
+    return text
+
+
+def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, side=LEFT,
+                font_size: int = 18) -> VGroup:
+    """One word beside each row of ``grid`` (rows are tokens), no taller
+    than its row on screen; a word wider than the room up to ``area``'s edge
+    is shortened with an ellipsis. None where rows are too thin."""
+    labels = VGroup()
+    x_axis, _, _ = grid.axis_vectors()
+    right_side = np.dot(side, RIGHT) > 0
+    left, _, right, _ = screen_box(camera, [grid])
+    room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
+    scale = row_text_scale(camera, grid, theme, font_size)
+    if scale < MIN_WORD_SCALE:
+        return labels
+    for row, word in enumerate(words):
+        text = fitted_word(word, theme, font_size, scale, room)
+        edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
+        offset = (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis)
+        text.move_to(edge + offset)
+        labels.add(text)
+    return labels
+
+
+def column_words(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, font_size: int = 16) -> VGroup:
+    """Words above the columns of ``grid`` (columns are tokens), rotated
+    upright; no wider than a column, shortened like :func:`word_labels`."""
+    labels = VGroup()
+    _, row_axis, _ = grid.axis_vectors()
+    _, _, _, top = screen_box(camera, [grid])
+    room = area.top - top - WORD_GAP
+    scale = row_text_scale(camera, grid, theme, font_size)
+    if scale < MIN_WORD_SCALE:
+        return labels
+    for col, word in enumerate(words):
+        text = fitted_word(word, theme, font_size, scale, room)
+        text.rotate(np.pi / 2)
+        head = grid.cell_center(0, col)
+        text.move_to(head - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
+        labels.add(text)
+    return labels

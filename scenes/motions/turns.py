@@ -1,0 +1,62 @@
+"""Turns: a block turning rigidly, a transpose as a half turn about the diagonal, a permute per head."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import PI, Mobject
+
+from ..components.cubegrid import CubeGrid
+from ..components.fades import InPlace
+
+__all__ = ["turn", "transpose_turn", "permute_last_two"]
+
+
+def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: float = 1.0,
+         **kwargs):
+    """A rigid turn (plus an optional shift and growth), not a straight-line morph."""
+    start = mob.copy()  # one copy: the turn is recomputed from the start pose each frame
+    about = np.asarray(mob.get_center() if about_point is None else about_point, dtype=float)
+    shift = np.zeros(3) if shift is None else np.asarray(shift, dtype=float)
+
+    def update(m, alpha):
+        m.points = start.points.copy()
+        m.rotate(alpha * angle, axis=np.asarray(axis, float), about_point=about)
+        if scale != 1.0:
+            m.scale(1.0 + alpha * (scale - 1.0), about_point=about)
+        m.shift(alpha * shift)
+
+    return InPlace(mob, update, **kwargs)
+
+
+def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1.6) -> CubeGrid:
+    """Show ``grid.T`` as the block turning half a turn about its main diagonal.
+
+    Cell (i, j) travels to (j, i); the turned block is then swapped for a grid
+    of the transposed values (same colors), which looks identical.
+    """
+    x_axis, row_axis, _ = grid.axis_vectors()
+    corner = grid.cell_center(0, 0)
+    scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), run_time=run_time)
+    depth, rows, cols = grid.dims
+    result = grid.like(transposed_values, grid.value_range, dims=(depth, cols, rows))
+    result.align_cell((0, 0, 0), corner)
+    scene.remove(grid)
+    scene.add(result)
+    return result
+
+
+def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1.8) -> CubeGrid:
+    """``permute(0, 2, 1)``: every head slice turns about its own diagonal at once."""
+    x_axis, row_axis, _ = grid.axis_vectors()
+    slices = grid.split(axis=0)
+    corner = grid.cell_center(0, 0, 0)
+    scene.remove(grid)
+    scene.add(*slices)
+    scene.play(*[turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)) for s in slices],
+               run_time=run_time)
+    depth, rows, cols = grid.dims
+    result = grid.like(permuted_values, grid.value_range, dims=(depth, cols, rows))
+    result.align_cell((0, 0, 0), corner)
+    scene.remove(*slices)
+    scene.add(result)
+    return result
