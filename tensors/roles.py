@@ -31,6 +31,10 @@ under a causal mask).
   0 when a visible token gets nothing. Random rows are not broad (a
   Dirichlet(1) row of 8 scores about 1/8).
 
+On very short sentences most position roles coincide and cannot be told
+apart (2 tokens: previous = first, next = last, self = first or last), so
+they are ``None`` there and only ``broad`` can be measured.
+
 A role is **clear** when its score is at least :data:`CLEAR` (0.5) and at
 least :data:`MARGIN` (0.2) above the runner-up's. So a uniform head is
 "broad" (1.0 against 1/T for the others), a head with no dominant pattern has
