@@ -1,7 +1,7 @@
 """A small trained model of exactly the configured shape: ``--weights trained``.
 
 With the blog's ``torch.rand`` weights every head looks alike and the scores
-span about +-95, so even the scaled softmax is one-hot. This module trains
+span about +-95, so even the scaled softmax is nearly one-hot. This module trains
 the configuration's own attention (blog or paper variant, causal or not, the
 configured T, d, d_k, d_v and heads) on a synthetic task whose answers need
 heads that look at different places, and hands back its leaves
@@ -143,10 +143,11 @@ class TrainingInfo:
     single_head_accuracy
         Held-out accuracy of the single head's answers.
     held_out
-        How many held-out sequences (never trained on) were measured.
+        How many held-out sequences were measured: drawn by their own
+        generator, apart from the training batches (with a tiny vocabulary
+        and length some may equal a training sequence by chance).
     positions
-        The positions the model was trained with (``learned`` or
-        ``sinusoidal``; ``none`` is possible but position questions then fail).
+        The positions the model was trained with: ``learned`` or ``sinusoidal``.
     """
 
     task: str
@@ -272,9 +273,9 @@ def _trained(config: AttentionConfig) -> TrainedModel:
             pass  # unreadable: train again
     model = train(config)
     if cache is not None:
+        partial = cache.with_name(f".{cache.name}.{os.getpid()}")
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
-            partial = cache.with_name(f".{cache.name}.{os.getpid()}")
             readout = {_READOUT + k: v for k, v in model.readout.items()}
             with open(partial, "wb") as handle:
                 np.savez(handle, training_info=np.array(model.info.to_json()), **dict(model.leaves.items()),
@@ -282,6 +283,8 @@ def _trained(config: AttentionConfig) -> TrainedModel:
             os.replace(partial, cache)
         except OSError:
             pass  # a cache that cannot be written only costs time
+        finally:
+            partial.unlink(missing_ok=True)  # written and renamed, or never complete
     return model
 
 
