@@ -104,7 +104,7 @@ def config_options(func):
                           "(a T x d table) or sinusoidal (Vaswani et al.). Default: none; learned with "
                           "--weights trained or a weights file holding s02_positions."),
         click.option("--init", type=click.Choice(INITS), default=None,
-                     help="The weights not set otherwise: torch-rand (the blog's, default; one-hot "
+                     help="The weights not set otherwise: torch-rand (the blog's, default; nearly one-hot "
                           "softmaxes) or xavier (Xavier-uniform: graded attention without training)."),
     ]
     for option in reversed(options):
