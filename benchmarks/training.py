@@ -26,8 +26,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ["ATTENTION_CUBES_TRACE_CACHE"] = "off"  # train every time; leave the user's cache alone
 
-from tensors import AttentionConfig, compute_trace  # noqa: E402
-from tensors.training import train  # noqa: E402
+from tensors import AttentionConfig, compute_trace
+from tensors.training import train
 
 SIXTEEN = tuple("the quick brown fox jumps over a lazy dog while seven tired owls sing loud songs".split())
 CONFIGURATIONS = {
@@ -84,7 +84,8 @@ def main() -> None:
         for role in result["roles"]:
             print(f"    {role.text()}", file=sys.stderr)
     print(f"\nMedian of {args.runs} trainings each, torch on 1 thread:\n")
-    print("| configuration | wall s | CPU s | steps | held-out accuracy | single head | roles shown | JS trained / random |")
+    print("| configuration | wall s | CPU s | steps | held-out accuracy | single head | roles shown "
+          "| JS trained / random |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
     for name, r in rows:
         info = r["info"]

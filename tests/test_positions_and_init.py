@@ -47,7 +47,8 @@ def test_learned_positions_are_an_embedding_drawn_after_the_table():
     table = torch.nn.Embedding(10, 16).weight.detach()
     positions = torch.nn.Embedding(8, 16).weight.detach()
     assert np.array_equal(trace["s02_positions"], positions.numpy())
-    assert np.array_equal(trace["s02_embedded_sentence"], (table[list(AttentionConfig().token_ids)] + positions).numpy())
+    rows = table[list(AttentionConfig().token_ids)]
+    assert np.array_equal(trace["s02_embedded_sentence"], (rows + positions).numpy())
     base = compute_trace(AttentionConfig())
     for key in ("s06_U_query", "s13_multihead_U_value", "s21_linear_weight"):  # the other draws stay
         assert np.array_equal(trace[key], base[key]), key
@@ -76,7 +77,8 @@ def test_a_weights_file_sets_learned_positions_and_token_rows(tmp_path):
 
 
 @pytest.mark.parametrize("positions, leaves, message", [
-    ("none", {"s02_positions": np.ones((8, 16))}, "s02_positions is not a tensor of this configuration: it has no positions"),
+    ("none", {"s02_positions": np.ones((8, 16))},
+     "s02_positions is not a tensor of this configuration: it has no positions"),
     ("sinusoidal", {"s02_positions": np.ones((8, 16))}, "s02_positions follows the sinusoidal formula"),
     ("learned", {"s02_embedded_sentence": np.ones((8, 16))}, "s02_embedded_sentence is token embeddings + positions"),
     ("learned", {"s02_positions": np.ones((16, 8))}, "s02_positions must be 8x16"),

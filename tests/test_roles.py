@@ -51,10 +51,10 @@ def test_the_scores_are_the_documented_means():
     # rows where the target is no other role's: previous 2..7, first 3..7, self 1..6, last 0..5
     assert scores["previous token"] == pytest.approx(np.mean([A[i, i - 1] for i in range(2, T)]))
     assert scores["two back"] == pytest.approx(np.mean([A[i, i - 2] for i in range(3, T)]))
-    assert scores["next token"] == pytest.approx(np.mean([A[i, i + 1] for i in range(0, T - 2)]))
+    assert scores["next token"] == pytest.approx(np.mean([A[i, i + 1] for i in range(T - 2)]))
     assert scores["first token"] == pytest.approx(np.mean([A[i, 0] for i in range(3, T)]))
     assert scores["self"] == pytest.approx(np.mean([A[i, i] for i in range(1, T - 1)]))
-    assert scores["last token"] == pytest.approx(np.mean([A[i, T - 1] for i in range(0, T - 2)]))
+    assert scores["last token"] == pytest.approx(np.mean([A[i, T - 1] for i in range(T - 2)]))
     assert scores["broad"] == pytest.approx(np.mean(T * A.min(axis=1)))
     assert scores["same word"] is None  # no word repeats
     assert list(scores) == list(ROLES)

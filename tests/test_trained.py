@@ -17,9 +17,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 from click.testing import CliRunner
+from test_positions_and_init import vaswani
 
 from render import cli
-from test_positions_and_init import vaswani
 from tensors import AttentionConfig, ConfigError, compute_trace, head_roles
 from tensors.training import MAX_STEPS, train, trained
 
