@@ -27,6 +27,7 @@ import click
 
 from scenes.catalogue import stage_catalogue, stage_count
 from scenes.jobs import FORMATS, QUALITY_PRESETS
+from tensors.config import INITS, POSITIONS, TRAINED
 
 __all__ = ["cli", "parse_scene_spec"]
 
@@ -72,8 +73,8 @@ def config_options(func):
     """
 
     @functools.wraps(func)
-    def with_config(*args, sentence, d_model, heads, seed, variant, mask, weights, **kwargs):
-        config = build_config(sentence, d_model, heads, seed, variant, mask, weights)
+    def with_config(*args, sentence, d_model, heads, seed, variant, mask, weights, positions, init, **kwargs):
+        config = build_config(sentence, d_model, heads, seed, variant, mask, weights, positions, init)
         return func(*args, config=config, **kwargs)
 
     options = [
@@ -91,11 +92,20 @@ def config_options(func):
         click.option("--mask", type=click.Choice(["none", "causal"]), default="none", show_default=True,
                      help="causal: a decoder's (GPT's) attention, token i sees only tokens j <= i; "
                           "every softmax first sets later scores to -inf."),
-        click.option("--weights", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     metavar="FILE.npz",
-                     help="Your own numbers: an .npz with any of the export's leaf keys "
+        click.option("--weights", default=None, metavar="trained|FILE.npz",
+                     help="trained: a small model of this shape trained (a few seconds, once; cached) "
+                          "on telling, at every word, the words at other places, so its heads look at "
+                          "different things. FILE.npz: your own numbers, any of the export's leaf keys "
                           "(s02_embedding_table or s02_embedded_sentence, s06_U_*, s13_multihead_U_*, "
-                          "s21_linear_weight, s21_linear_bias) in this configuration's shapes."),
+                          "s21_linear_weight, s21_linear_bias; with positions s02_token_embeddings, "
+                          "s02_positions) in this configuration's shapes."),
+        click.option("--positions", type=click.Choice(POSITIONS), default=None,
+                     help="Where each word stands, added to its embedding: none (the blog's), learned "
+                          "(a T x d table) or sinusoidal (Vaswani et al.). Default: none; learned with "
+                          "--weights trained or a weights file holding s02_positions."),
+        click.option("--init", type=click.Choice(INITS), default=None,
+                     help="The weights not set otherwise: torch-rand (the blog's, default; nearly one-hot "
+                          "softmaxes) or xavier (Xavier-uniform: graded attention without training)."),
     ]
     for option in reversed(options):
         with_config = option(with_config)
@@ -125,22 +135,35 @@ def interrupt_deferred():
 
 def traced(config):
     """The trace of ``config``, Ctrl-C held back while it loads torch (the
-    first time; later processes read it from the on-disk cache)."""
+    first time; later processes read it from the on-disk cache). Training
+    (``--weights trained``, a few seconds, once) stays interruptible."""
     from tensors import compute_trace
+    from tensors.trace import is_cached
 
+    if not config.trained or is_cached(config):
+        with interrupt_deferred():
+            return compute_trace(config)
     with interrupt_deferred():
-        return compute_trace(config)
+        import torch  # noqa: F401  (only the import is held back)
+    click.echo("training the attention for --weights trained (once; kept in the trace cache) ...", err=True)
+    return compute_trace(config)
 
 
-def build_config(sentence, d_model, heads, seed, variant="blog", mask="none", weights=None):
-    """An AttentionConfig from CLI values; None keeps the default."""
+def build_config(sentence, d_model, heads, seed, variant="blog", mask="none", weights=None,
+                 positions=None, init=None):
+    """An AttentionConfig from CLI values; None keeps the default.
+
+    ``weights``: ``"trained"`` or a path. ``positions`` None: learned with
+    trained weights or a file holding ``s02_positions``, else none.
+    """
     from tensors import AttentionConfig, ConfigError, load_weights
 
     kwargs = {k: v for k, v in (("d", d_model), ("heads", heads), ("seed", seed)) if v is not None}
     kwargs.update(variant=variant, mask=mask)
     try:
         if weights is not None:
-            kwargs["weights"] = load_weights(weights)
+            kwargs["weights"] = TRAINED if weights == TRAINED else load_weights(Path(weights))
+        kwargs.update(positions=positions, init=init or INITS[0])
         if sentence is not None:
             return AttentionConfig.from_text(sentence, **kwargs)
         return AttentionConfig(**kwargs)
@@ -201,15 +224,21 @@ def list_stages():
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the stage tensors here (.npz, or .json with --format json).")
 @click.option("--format", "fmt", type=click.Choice(["npz", "json", "summary"]), default=None,
-              help="npz (default with --out), json, or a printed summary table.")
+              help="npz (default with --out), json, or a printed summary table (with each "
+                   "head's role and, for --weights trained, what training did).")
+@click.option("--leaves", is_flag=True,
+              help="Write only the tensors --weights can set (e.g. the trained ones), so the "
+                   "file reads back with --weights FILE.npz.")
 @config_options
-def tensors_command(out, fmt, config):
+def tensors_command(out, fmt, leaves, config):
     """Export every stage tensor under its sNN_name key (see STAGES.md)."""
     fmt = fmt or ("summary" if out is None else ("json" if out.suffix == ".json" else "npz"))
     if fmt != "summary" and out is None:
         raise click.UsageError(f"--format {fmt} needs --out FILE")
+    if leaves and fmt != "npz":
+        raise click.UsageError("--leaves writes an .npz for --weights: give --out FILE.npz")
     trace = traced(config)
-    arrays = trace.export()
+    arrays = trace.leaves() if leaves else trace.export()
     if fmt == "summary":
         click.echo(f"# {config.describe()}")
         for name, array in arrays.items():
@@ -217,10 +246,24 @@ def tensors_command(out, fmt, config):
             array = array.astype(int) if array.dtype == bool else array
             click.echo(f"{name:<34} {shape:>9}  min {array.min():>10.4g}  max {array.max():>10.4g}"
                        f"  {' × '.join(trace.axes(name))}")
+        click.echo(f"weights: {_weights_line(trace)}")
+        click.echo(trace.single_head_role().text("single head (stages 10-12)"))
+        for role in trace.roles():
+            click.echo(role.text())
         return
     axes = {name: trace.axes(name) for name in arrays}
     write_atomically(out, lambda tmp: _write_arrays(tmp, arrays, fmt, axes))
     click.echo(str(out))
+
+
+def _weights_line(trace) -> str:
+    """Where the numbers come from, in words (the summary's ``weights:`` line)."""
+    config = trace.config
+    if trace.training is not None:
+        return trace.training.describe()
+    drawn = {"torch-rand": "the blog's torch.rand", "xavier": "Xavier-uniform"}[config.init]
+    own = f"; your own {', '.join(config.weights)}" if config.weights else ""
+    return f"untrained, {drawn} draws, seed {config.seed}{own}"
 
 
 def _write_arrays(path: Path, arrays, fmt: str, axes) -> None:

@@ -9,6 +9,10 @@ d_v = d + 2, 9 heads, seed 123.
 (and ``torch.nn.MultiheadAttention``'s): d is split across the heads,
 d_k = d_v = d / h per head, and the output projection W_O maps d to d.
 
+``positions`` adds where each token stands to its embedding (none in the
+blog); ``init="xavier"`` draws the weights Xavier-uniform instead of the
+blog's ``torch.rand``; ``weights="trained"`` trains them (tensors/training.py).
+
 Examples
 --------
 >>> cfg = AttentionConfig()
@@ -29,7 +33,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .weights import Weights
 
-__all__ = ["AttentionConfig", "ConfigError", "DEFAULT_SENTENCE", "LIMITS", "MASKS", "VARIANTS"]
+__all__ = ["AttentionConfig", "ConfigError", "DEFAULT_SENTENCE", "INITS", "LIMITS", "MASKS", "POSITIONS",
+           "TRAINED", "VARIANTS"]
 
 DEFAULT_SENTENCE = ("can", "you", "help", "me", "to", "translate", "this", "sentence")
 
@@ -45,6 +50,17 @@ VARIANTS = {"blog": 9, "paper": 4}
 # Which scores a token may attend to: all ("none", the blog's encoder
 # self-attention) or only its own and earlier ones ("causal", a GPT decoder).
 MASKS = ("none", "causal")
+
+# Where each token stands, added to its embedding (tensors/positions.py).
+POSITIONS = ("none", "learned", "sinusoidal")
+
+# How the weights not given are drawn: the blog's torch.rand (all positive,
+# scores of about +-95: one-hot softmaxes) or Xavier-uniform from the same
+# draws (graded attention without training).
+INITS = ("torch-rand", "xavier")
+
+# ``weights=TRAINED``: every leaf comes from training (tensors/training.py).
+TRAINED = "trained"
 
 # What a scene can still draw legibly at 480p; one place for every bound.
 LIMITS = {
@@ -97,6 +113,19 @@ class AttentionConfig:
     weights
         Your own leaves (:class:`~.weights.Weights`, by export key); the rest
         keeps its seeded values. Checked against this configuration's shapes.
+        Or ``"trained"``: all leaves from a model of this shape trained on a
+        task that needs heads looking at different places (needs positions).
+    positions
+        ``"none"`` (the blog), ``"learned"`` (a table of T x d, drawn as
+        ``nn.Embedding(T, d)`` right after the embedding, or trained) or
+        ``"sinusoidal"`` (Vaswani et al.). X = token embeddings + positions.
+        ``None``: ``"learned"`` with trained weights or weights holding
+        ``s02_positions``, else ``"none"``.
+    init
+        ``"torch-rand"`` (the blog's) or ``"xavier"``: the U matrices and the
+        output projection Xavier-uniform (the same draws, centred and scaled
+        to +-sqrt(6 / (fan_in + fan_out))), its bias 0; the embedding keeps
+        ``nn.Embedding``'s N(0, 1). Not with ``weights="trained"``.
     """
 
     sentence: tuple[str, ...] = DEFAULT_SENTENCE
@@ -106,7 +135,9 @@ class AttentionConfig:
     seed: int = 123
     variant: str = "blog"
     mask: str = "none"
-    weights: "Weights | None" = None
+    weights: "Weights | str | None" = None
+    positions: str | None = None
+    init: str = "torch-rand"
 
     def __post_init__(self) -> None:
         sentence = tuple(str(w) for w in self.sentence)
@@ -146,12 +177,30 @@ class AttentionConfig:
             raise ConfigError(f"seed must be a whole number >= 0, got {self.seed!r}")
         if self.mask not in MASKS:
             raise ConfigError(f"mask must be one of {', '.join(MASKS)}, got {self.mask!r}")
-        if self.weights is not None:
+        if self.positions is None:
+            own = self.weights
+            learned = isinstance(own, str) or (own is not None and "s02_positions" in own)
+            object.__setattr__(self, "positions", "learned" if learned else "none")
+        if self.positions not in POSITIONS:
+            raise ConfigError(f"positions must be one of {', '.join(POSITIONS)}, got {self.positions!r}")
+        if self.init not in INITS:
+            raise ConfigError(f"init must be one of {', '.join(INITS)}, got {self.init!r}")
+        if isinstance(self.weights, str):
+            if self.weights != TRAINED:
+                raise ConfigError(f"weights must be {TRAINED!r} or a file's Weights, got {self.weights!r}")
+            if self.positions == "none":
+                raise ConfigError("--weights trained needs --positions learned or sinusoidal: without "
+                                  "positions attention cannot tell the words' order")
+            if self.init != INITS[0]:
+                raise ConfigError(f"--init {self.init} sets untrained weights; --weights trained trains "
+                                  "every one of them (from a Xavier start): leave --init out")
+        elif self.weights is not None:
             from .trace import STAGE_KEYS
-            from .weights import check_weights
+            from .weights import POSITION_KEYS, check_weights
 
             known = {k for keys in STAGE_KEYS.values() for k in keys}
-            check_weights(self.weights, self.leaf_shapes(), known, self.token_ids)
+            known |= set(POSITION_KEYS) if self.positions != "none" else set()
+            check_weights(self.weights, self.leaf_shapes(), known, self.token_ids, self.positions)
 
     def leaf_shapes(self) -> dict[str, tuple[int, ...]]:
         """The shapes of the tensors the computation starts from (settable with weights).
@@ -163,6 +212,8 @@ class AttentionConfig:
         return {
             "s02_embedding_table": (self.vocab_size, d),
             "s02_embedded_sentence": (T, d),
+            "s02_token_embeddings": (T, d),
+            "s02_positions": (T, d),
             "s06_U_query": (self.d_k, d),
             "s06_U_key": (self.d_k, d),
             "s06_U_value": (self.d_v, d),
@@ -216,6 +267,11 @@ class AttentionConfig:
         return self.d_v if self.variant == "blog" else self.d
 
     @property
+    def trained(self) -> bool:
+        """Whether every leaf comes from training (``weights="trained"``)."""
+        return isinstance(self.weights, str) and self.weights == TRAINED
+
+    @property
     def token_ids(self) -> tuple[int, ...]:
         index = {w: i for i, w in enumerate(self.vocabulary)}
         return tuple(index[w] for w in self.sentence)
@@ -225,8 +281,11 @@ class AttentionConfig:
         heads = f"h={self.heads}"
         if self.variant == "paper":
             heads += f" of d/h={self.head_k} (paper)"
+        own = ("trained weights" if self.trained else f"own {', '.join(self.weights)}") if self.weights else ""
         extra = "".join([" · causal mask" if self.mask == "causal" else "",
-                         f" · own {', '.join(self.weights)}" if self.weights else ""])
+                         f" · {self.positions} positions" if self.positions != "none" else "",
+                         " · Xavier init" if self.init == "xavier" else "",
+                         f" · {own}" if own else ""])
         return (
             f'"{" ".join(self.sentence)}" · vocab {self.vocab_size} · d={self.d} '
             f"d_k={self.d_k} d_v={self.d_v} · {heads} · seed {self.seed}{extra}"

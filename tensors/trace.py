@@ -21,6 +21,15 @@ so token i attends only to tokens j <= i; the mask is exported as
 leaves given replace the seeded ones right where the notebook draws them, so
 the random stream of the others is unchanged.
 
+With ``positions`` (``learned``: a T x d table drawn as ``nn.Embedding(T, d)``
+right after the embedding; ``sinusoidal``: Vaswani et al.'s formula) stage 2
+adds them to the token rows: ``s02_token_embeddings`` (the bare lookup) +
+``s02_positions`` = ``s02_embedded_sentence`` (X, what attention consumes).
+With ``init="xavier"`` the U matrices and the output projection are the same
+draws turned Xavier-uniform. With ``weights="trained"`` every leaf comes from
+tensors/training.py and the trace carries what training did
+(:attr:`Trace.training`).
+
 With ``variant="paper"`` stages 13-21 follow the paper (and
 ``torch.nn.MultiheadAttention`` with zero input biases): the per-head
 projections are ``[h, d/h, d]`` -- the row blocks of one ``d x d`` matrix
@@ -51,8 +60,11 @@ from pathlib import Path
 import numpy as np
 
 from .config import AttentionConfig
+from .roles import HeadRole, head_roles
+from .training import TrainingInfo
+from .weights import POSITION_KEYS, settable
 
-__all__ = ["Trace", "compute_trace", "STAGE_KEYS", "MASK_KEY", "axis_names"]
+__all__ = ["Trace", "compute_trace", "STAGE_KEYS", "MASK_KEY", "axis_names", "cache_folder", "is_cached"]
 
 MASK_KEY = "s04_causal_mask"  # exported with the mask: True where token j comes after token i
 
@@ -97,6 +109,8 @@ def axis_names(variant: str = "blog") -> dict[str, tuple[str, ...]]:
     return {
         "s01_sentence": (T,),
         "s02_embedding_table": ("vocabulary", d),
+        "s02_token_embeddings": (T, d),
+        "s02_positions": (T, d),
         "s02_embedded_sentence": (T, d),
         "s03_omega": (T, T),
         MASK_KEY: (T, T),
@@ -146,12 +160,33 @@ class Trace(Mapping):
     Besides the exported stage keys (``sNN_name``) it holds the in-between
     tensors the scenes show on the way, named after the blog's variables with
     a suffix, e.g. ``s14_multihead_queries_before_swap`` (h, d_k, T).
+
+    ``training`` is what training did for ``weights="trained"``
+    (:class:`~.training.TrainingInfo`), else None.
     """
 
-    def __init__(self, config: AttentionConfig, arrays: dict[str, np.ndarray]):
+    def __init__(self, config: AttentionConfig, arrays: dict[str, np.ndarray],
+                 training: TrainingInfo | None = None):
         self.config = config
+        self.training = training
         self._arrays = arrays
         self._axes = axis_names(config.variant)
+
+    def roles(self) -> tuple[HeadRole, ...]:
+        """Each head's role on this sentence, from stage 18's weights (see tensors/roles.py)."""
+        return head_roles(self._arrays["s18_multihead_attention_weights"], self.config.token_ids,
+                          causal=self.config.mask == "causal")
+
+    def single_head_role(self) -> HeadRole:
+        """The role of the single head of stages 10-12, from stage 11's weights (head index 0)."""
+        return head_roles(self._arrays["s11_attention_weights"], self.config.token_ids,
+                          causal=self.config.mask == "causal")[0]
+
+    def leaves(self) -> dict[str, np.ndarray]:
+        """The tensors a ``--weights`` file may set for this configuration, as
+        this trace has them: written out, they read back to this trace."""
+        return {k: self._arrays[k] for k in settable(self.config.positions)
+                if k not in ("s02_embedded_sentence", "s02_token_embeddings")}
 
     def axes(self, key: str) -> tuple[str, ...]:
         """What each axis of tensor ``key`` counts (see :func:`axis_names`)."""
@@ -177,6 +212,9 @@ class Trace(Mapping):
         keys = list(self.stage_keys())
         if self.config.mask == "causal":
             keys.insert(keys.index("s04_attention_weights") + 1, MASK_KEY)
+        if self.config.positions != "none":  # lookup + positions = X
+            at = keys.index("s02_embedded_sentence")
+            keys[at:at] = POSITION_KEYS
         return tuple(keys)
 
     def export(self) -> dict[str, np.ndarray]:
@@ -190,6 +228,19 @@ def _frozen(t) -> np.ndarray:
     return array
 
 
+def cache_folder() -> Path | None:
+    """The folder traces (and trained weights) are kept in between processes:
+    ``ATTENTION_CUBES_TRACE_CACHE``, else ``$XDG_CACHE_HOME/attention-cubes/traces``
+    (``~/.cache/...``); None with ``ATTENTION_CUBES_TRACE_CACHE=off``."""
+    folder = os.environ.get("ATTENTION_CUBES_TRACE_CACHE")
+    if folder == "off":
+        return None
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "attention-cubes", "traces")
+    return Path(folder)
+
+
 def _cache_file(config: AttentionConfig) -> Path | None:
     """Where the trace of ``config`` is kept between processes, or None when
     there is no cache folder (``ATTENTION_CUBES_TRACE_CACHE=off``).
@@ -198,12 +249,9 @@ def _cache_file(config: AttentionConfig) -> Path | None:
     computes the trace and the installed torch's version, so a change in any
     of them never reads an old trace.
     """
-    folder = os.environ.get("ATTENTION_CUBES_TRACE_CACHE")
-    if folder == "off":
+    folder = cache_folder()
+    if folder is None:
         return None
-    if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "attention-cubes", "traces")
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -211,9 +259,19 @@ def _cache_file(config: AttentionConfig) -> Path | None:
     except PackageNotFoundError:
         torch_version = "none"
     digest = hashlib.sha256(repr(config).encode() + torch_version.encode())
-    for module in ("trace.py", "config.py", "weights.py"):
+    for module in ("trace.py", "config.py", "weights.py", "positions.py", "training.py"):
         digest.update((Path(__file__).parent / module).read_bytes())
-    return Path(folder) / f"{digest.hexdigest()[:32]}.npz"
+    return folder / f"{digest.hexdigest()[:32]}.npz"
+
+
+_TRAINING_ENTRY = "_training_info"  # beside a trained trace's arrays in its cache file
+
+
+def is_cached(config: AttentionConfig) -> bool:
+    """Whether ``config``'s trace is in the on-disk cache, so :func:`compute_trace`
+    reads it instead of computing it (for trained weights: training)."""
+    cache = _cache_file(config)
+    return cache is not None and cache.is_file()
 
 
 @lru_cache(maxsize=8)
@@ -229,29 +287,54 @@ def compute_trace(config: AttentionConfig) -> Trace:
     if cache is not None and cache.is_file():
         try:
             with np.load(cache, allow_pickle=False) as data:
-                return Trace(config, {name: _frozen(data[name]) for name in data.files})
-        except (OSError, ValueError, KeyError):
+                training = (TrainingInfo.from_json(str(data[_TRAINING_ENTRY]))
+                            if _TRAINING_ENTRY in data.files else None)
+                if training is not None or not config.trained:
+                    return Trace(config, {name: _frozen(data[name]) for name in data.files
+                                          if name != _TRAINING_ENTRY}, training)
+        except (OSError, ValueError, KeyError, TypeError):
             pass  # unreadable: compute it again
-    trace = Trace(config, _compute(config))
+    training = None
+    if config.trained:
+        from .training import trained
+
+        model = trained(config)
+        training = model.info
+        trace = Trace(config, _compute(config, model.leaves), training)
+    else:
+        trace = Trace(config, _compute(config))
     if cache is not None:
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
             partial = cache.with_name(f".{cache.name}.{os.getpid()}")
+            extra = {_TRAINING_ENTRY: np.array(training.to_json())} if training else {}
             with open(partial, "wb") as handle:
-                np.savez(handle, **dict(trace.items()))
+                np.savez(handle, **dict(trace.items()), **extra)
             os.replace(partial, cache)
         except OSError:
             pass  # a cache that cannot be written only costs time
     return trace
 
 
-def _compute(config: AttentionConfig) -> dict[str, np.ndarray]:
-    """The computation itself, with torch."""
+def _compute(config: AttentionConfig, leaves=None) -> dict[str, np.ndarray]:
+    """The computation itself, with torch; ``leaves`` (export key -> array)
+    replace the drawn ones (a weights file's, or the trained ones)."""
     import torch
     import torch.nn.functional as F
+
+    from .positions import sinusoidal
+
     d, d_k, d_v, h = config.d, config.d_k, config.d_v, config.heads
     head_k, head_v = config.head_k, config.head_v
-    own = {k: torch.from_numpy(np.array(v)) for k, v in (config.weights or {}).items()}
+    if leaves is None and not config.trained:
+        leaves = config.weights
+    own = {k: torch.from_numpy(np.array(v)) for k, v in (leaves or {}).items()}
+    xavier = config.init == "xavier"
+
+    def drawn(u: torch.Tensor, fan_in: int, fan_out: int) -> torch.Tensor:
+        """A torch.rand draw as the blog uses it, or the same draw Xavier-uniform."""
+        return (u * 2 - 1) * (6.0 / (fan_in + fan_out)) ** 0.5 if xavier else u
+
     causal = config.mask == "causal"
     # True above the diagonal: the scores of tokens that come later
     mask = torch.triu(torch.ones(config.tokens, config.tokens, dtype=torch.bool), diagonal=1)
@@ -267,12 +350,21 @@ def _compute(config: AttentionConfig) -> dict[str, np.ndarray]:
         # Basic self-attention
         torch.manual_seed(config.seed)
         embed = torch.nn.Embedding(config.vocab_size, d)
+        if config.positions == "learned":  # drawn right after the table: the other draws stay
+            positions = own.get("s02_positions", torch.nn.Embedding(config.tokens, d).weight.detach())
+        elif config.positions == "sinusoidal":
+            positions = torch.from_numpy(sinusoidal(config.tokens, d))
         if "s02_embedding_table" in own:
             embed.weight.copy_(own["s02_embedding_table"])
-        if "s02_embedded_sentence" in own:  # the table's rows of the sentence's words
-            embed.weight[sentence] = own["s02_embedded_sentence"]
+        rows = "s02_embedded_sentence" if config.positions == "none" else "s02_token_embeddings"
+        if rows in own:  # the table's rows of the sentence's words
+            embed.weight[sentence] = own[rows]
         embedded_sentence = embed(sentence).detach()
         out["s02_embedding_table"] = embed.weight
+        if config.positions != "none":
+            out["s02_token_embeddings"] = embedded_sentence
+            out["s02_positions"] = positions
+            embedded_sentence = embedded_sentence + positions
         out["s02_embedded_sentence"] = embedded_sentence
 
         omega = embedded_sentence.matmul(embedded_sentence.T)
@@ -285,9 +377,9 @@ def _compute(config: AttentionConfig) -> dict[str, np.ndarray]:
 
         # Scaled dot-product attention
         torch.manual_seed(config.seed)
-        U_query = torch.rand(d_k, d)
-        U_key = torch.rand(d_k, d)
-        U_value = torch.rand(d_v, d)
+        U_query = drawn(torch.rand(d_k, d), d, d_k)
+        U_key = drawn(torch.rand(d_k, d), d, d_k)
+        U_value = drawn(torch.rand(d_v, d), d, d_v)
         U_query, U_key, U_value = (own.get(f"s06_U_{n}", u) for n, u in
                                    (("query", U_query), ("key", U_key), ("value", U_value)))
         out["s06_U_query"], out["s06_U_key"], out["s06_U_value"] = U_query, U_key, U_value
@@ -314,9 +406,12 @@ def _compute(config: AttentionConfig) -> dict[str, np.ndarray]:
         torch.manual_seed(config.seed)
         if config.variant == "blog":
             torch.rand(d_k, d)  # the notebook draws one U_query here; keeps the stream
-        multihead_U_query = torch.rand(h, head_k, d)
-        multihead_U_key = torch.rand(h, head_k, d)
-        multihead_U_value = torch.rand(h, head_v, d)
+        # Xavier's fans: a blog head maps d to its own d_k (d_v); the paper's W_Q
+        # (W_K, W_V) is one d x d matrix whose row blocks are the heads
+        fan_k, fan_v = (head_k, head_v) if config.variant == "blog" else (d, d)
+        multihead_U_query = drawn(torch.rand(h, head_k, d), d, fan_k)
+        multihead_U_key = drawn(torch.rand(h, head_k, d), d, fan_k)
+        multihead_U_value = drawn(torch.rand(h, head_v, d), d, fan_v)
         multihead_U_query, multihead_U_key, multihead_U_value = (
             own.get(f"s13_multihead_U_{n}", u) for n, u in
             (("query", multihead_U_query), ("key", multihead_U_key), ("value", multihead_U_value)))
@@ -355,6 +450,10 @@ def _compute(config: AttentionConfig) -> dict[str, np.ndarray]:
         out["s20_multihead_flattened"] = multihead_flattened
 
         linear = torch.nn.Linear(h * head_v, config.d_out)
+        if xavier:  # nn.Linear draws uniform(+-1/sqrt(fan_in)): the same draw rescaled
+            fan_in = h * head_v
+            linear.weight.mul_((6.0 / (fan_in + config.d_out)) ** 0.5 * fan_in**0.5)
+            linear.bias.zero_()
         if "s21_linear_weight" in own:
             linear.weight.copy_(own["s21_linear_weight"])
             linear.bias.zero_()  # a given weight without its bias: no bias

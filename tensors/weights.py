@@ -12,6 +12,12 @@ tensors the computation starts from; everything else follows from them:
 * ``s21_linear_weight`` and ``s21_linear_bias`` (zero when the weight is
   given without it).
 
+With positions (``--positions``), X = token embeddings + positions, so
+``s02_embedded_sentence`` (X) is computed, not set; the bare rows are
+``s02_token_embeddings`` instead (given in place of the table, like
+``s02_embedded_sentence`` without positions), and ``s02_positions`` can be
+set with ``--positions learned`` (sinusoidal positions follow their formula).
+
 Keys left out keep their seeded values. Every check fails with one
 :class:`~.config.ConfigError` line saying what is wrong and what is expected.
 
@@ -34,7 +40,7 @@ import numpy as np
 
 from .config import ConfigError
 
-__all__ = ["LEAF_KEYS", "Weights", "load_weights", "check_weights"]
+__all__ = ["LEAF_KEYS", "POSITION_KEYS", "Weights", "check_weights", "load_weights", "settable"]
 
 LEAF_KEYS = (
     "s02_embedding_table", "s02_embedded_sentence",
@@ -42,6 +48,9 @@ LEAF_KEYS = (
     "s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value",
     "s21_linear_weight", "s21_linear_bias",
 )
+# The tensors a configuration with positions has besides the others: the bare
+# token rows and the positions (X = their sum is s02_embedded_sentence).
+POSITION_KEYS = ("s02_token_embeddings", "s02_positions")
 
 
 class Weights(Mapping):
@@ -108,27 +117,49 @@ def load_weights(path: str | Path) -> Weights:
     return Weights(arrays)
 
 
-def check_weights(weights: Weights, shapes: Mapping[str, tuple[int, ...]], known, token_ids) -> None:
+def settable(positions: str = "none") -> tuple[str, ...]:
+    """The keys a weights file may hold for a configuration with these positions."""
+    if positions == "none":
+        return LEAF_KEYS
+    rows = "s02_token_embeddings"
+    keys = tuple(rows if k == "s02_embedded_sentence" else k for k in LEAF_KEYS)
+    return keys[:2] + ("s02_positions",) + keys[2:] if positions == "learned" else keys
+
+
+def check_weights(weights: Weights, shapes: Mapping[str, tuple[int, ...]], known, token_ids,
+                  positions: str = "none") -> None:
     """Each key is a leaf this configuration has, in its shape; a repeated
-    word's rows agree. ``shapes``: the leaves' shapes; ``known``: every export key."""
+    word's rows agree. ``shapes``: the leaves' shapes; ``known``: every export
+    key; ``positions``: the configuration's (see the module docstring)."""
+    leaves = settable(positions)
     for key in weights:
+        if key in POSITION_KEYS and positions == "none":
+            raise ConfigError(f"--weights: {key} is not a tensor of this configuration: it has no "
+                              "positions (add --positions learned)")
         if key not in known:
             raise ConfigError(f"--weights: {key} is not a tensor of this configuration "
-                              f"(settable: {', '.join(LEAF_KEYS)})")
-        if key not in LEAF_KEYS:
+                              f"(settable: {', '.join(leaves)})")
+        if key == "s02_positions" and positions == "sinusoidal":
+            raise ConfigError("--weights: s02_positions follows the sinusoidal formula, not set "
+                              "(use --positions learned to set your own)")
+        if key == "s02_embedded_sentence" and positions != "none":
+            raise ConfigError("--weights: with positions s02_embedded_sentence is token embeddings + "
+                              "positions, computed; give s02_embedding_table or s02_token_embeddings")
+        if key not in leaves:
             raise ConfigError(f"--weights: {key} is computed from the others, not set "
-                              f"(settable: {', '.join(LEAF_KEYS)})")
+                              f"(settable: {', '.join(leaves)})")
         if tuple(weights[key].shape) != tuple(shapes[key]):
             expected = "x".join(map(str, shapes[key])) or "a scalar"
             got = "x".join(map(str, weights[key].shape)) or "a scalar"
             raise ConfigError(f"--weights: {key} must be {expected} for this configuration, got {got}")
-    if "s02_embedding_table" in weights and "s02_embedded_sentence" in weights:
-        raise ConfigError("--weights: give s02_embedding_table or s02_embedded_sentence, not both")
-    if "s02_embedded_sentence" in weights:
-        rows = weights["s02_embedded_sentence"]
+    rows_key = "s02_embedded_sentence" if positions == "none" else "s02_token_embeddings"
+    if "s02_embedding_table" in weights and rows_key in weights:
+        raise ConfigError(f"--weights: give s02_embedding_table or {rows_key}, not both")
+    if rows_key in weights:
+        rows = weights[rows_key]
         first: dict[int, int] = {}
         for position, token in enumerate(token_ids):
             seen = first.setdefault(token, position)
             if not np.array_equal(rows[seen], rows[position]):
-                raise ConfigError(f"--weights: s02_embedded_sentence rows {seen} and {position} are the "
+                raise ConfigError(f"--weights: {rows_key} rows {seen} and {position} are the "
                                   "same word and must be equal (one embedding per word)")
