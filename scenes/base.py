@@ -38,15 +38,13 @@ A stage file reads like the storyboard of its scene::
 
 from __future__ import annotations
 
-from manim import DOWN, UP, ManimColor, Mobject, ThreeDScene, VGroup
+from manim import DOWN, UP, ManimColor, Mobject, ThreeDScene
 
 from tensors import AttentionConfig, compute_trace
 
 from .components.cubegrid import CubeGrid
 from .components.fades import appear, appearing, vanish
 from .components.guides import floor_grid
-from .components.labels import note_text
-from .components.numbers import own_colors
 from .components.palette import LOOK, Look
 from .components.projection import FRONT
 from .description import StageDescription
@@ -55,7 +53,7 @@ from .frame.captions import Captions
 from .frame.header import Header
 from .frame.legend import Legend
 from .frame.viewpoint import Viewpoint
-from .layout import LABEL_ROOM, Layout, Margins
+from .layout import LABEL_BUFF, Layout, Margins
 from .registry import register
 
 __all__ = ["StageScene"]
@@ -63,7 +61,6 @@ __all__ = ["StageScene"]
 OPENING_HOLD = 1.0  # seconds the opening shot stays still, at least
 CLOSING_HOLD = 2.5
 INSET_PITCH = 0.16  # an inset's cubes: small, it is only there to compare
-INSET_NOTE_ROOM = 0.3  # under an inset's label: its own color scale
 
 
 class StageScene(StageDescription, ThreeDScene):
@@ -152,10 +149,30 @@ class StageScene(StageDescription, ThreeDScene):
                  room_for=None, run_time: float = 1.4) -> None:
         """The closing shot of a motion: what is ``leaving`` fades, the camera
         turns to ``view`` and ``result`` moves to fill the stage area (less
-        ``margins``; ``room_for`` as in :meth:`Layout.settled`)."""
+        ``margins``, and the room its label takes; ``room_for`` as in
+        :meth:`Layout.settled`); its label follows it there."""
+        label = getattr(result, "label", None)
+        if label is not None:
+            side = label.side
+            room = Margins(top=label.height + 0.25 if side[1] > 0 else 0.0,
+                           bottom=label.height + 0.25 if side[1] < 0 else 0.0,
+                           left=label.width + 0.3 if side[0] < 0 else 0.0,
+                           right=label.width + 0.3 if side[0] > 0 else 0.0)
+            base = margins or Margins()
+            margins = Margins(*(a + b for a, b in zip((base.left, base.right, base.bottom, base.top),
+                                                      (room.left, room.right, room.bottom, room.top))))
         target = self.layout.settled(result, margins, view=view, room_for=room_for)
-        self.play(*map(vanish, leaving), self.viewpoint.turn(*view), result.animate.become(target),
+        following = []
+        if label is not None:
+            shown = any(label is m or label in m.get_family() for m in self.mobjects)
+            following = [self.layout.follow(result, target, view)] if shown else []
+            if not shown:
+                self.layout.beside([target], label, label.side, buff=LABEL_BUFF, view=view)
+        self.play(*map(vanish, leaving), self.viewpoint.turn(*view), result.animate.become(target), *following,
                   run_time=run_time)
+        if label is not None and not following:
+            self.layout.place(result)
+            self.play(appear(label), run_time=0.4)
 
     def relabel(self, old: Mobject, grid: Mobject, name: str, shape, direction=UP, buff=0.22, dims=None,
                 stacked: bool = False, own_scale: bool = False) -> Mobject:
@@ -165,24 +182,29 @@ class StageScene(StageDescription, ThreeDScene):
         return new
 
     def inset(self, key: str, name: str, share: float, max_pitch: float = INSET_PITCH,
-              beside: CubeGrid | None = None) -> tuple[CubeGrid, Mobject]:
+              beside: CubeGrid | None = None) -> CubeGrid:
         """An earlier stage's tensor ``key``, small (cubes at most ``max_pitch``
         apart, or half as far as those of the block it is ``beside``, if that
         is more: a 2×2 inset is not a speck), in the right ``share`` of the
-        stage area, for comparison: its name and its own color scale beneath
-        (its colors are not the bar's). Not yet shown."""
+        stage area, for comparison, labelled ``name`` with its own scale
+        beneath. Neither shown yet."""
         if beside is not None:
             max_pitch = max(max_pitch, beside.pitch / 2)
-        other = self.tensor_grid(key)
+        other = self.block(key, name, direction=DOWN, stacked=True)
         self.layout.fit([other], area=self.layout.area().part(1 - share + 0.04, 1.0),
-                        margins=Margins(bottom=LABEL_ROOM + INSET_NOTE_ROOM), max_pitch=max_pitch)
-        label = self.layout.label(other, name, self.trace[key].shape, DOWN)
-        scale = note_text(own_colors(other.value_range), self.theme, font_size=15, color=self.theme.muted)
-        scale.next_to(label, DOWN, buff=0.08)
-        self.layout.upright(scale)
-        return other, VGroup(label, scale)
+                        margins=Margins(bottom=other.label.height + LABEL_BUFF + 0.05), max_pitch=max_pitch)
+        self.layout.place(other)
+        return other
 
     # -- tensors on screen ------------------------------------------------------
+    def block(self, key: str, name: str, transposed: bool = False, direction=UP, stacked: bool = False,
+              **kwargs) -> CubeGrid:
+        """Trace tensor ``key`` as a grid (see :meth:`tensor_grid`) with its
+        label bound (``name``, its shape and color scale; placed later)."""
+        grid = self.tensor_grid(key, transposed, **kwargs)
+        self.layout.name(grid, name, direction, stacked=stacked)
+        return grid
+
     def tensor_grid(self, key: str, transposed: bool = False, **kwargs) -> CubeGrid:
         """Trace tensor ``key`` as a grid whose axes carry their names.
 

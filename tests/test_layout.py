@@ -17,7 +17,6 @@ import pytest
 from golden import render_still
 from scenes import stage_registry
 from scenes.catalogue import stage_count
-from scenes.components.colorbar import ColorBar
 from scenes.engine.manim_hooks import frame_of
 from scenes.screen import bar_faults, fill_faults, layout_faults
 from tensors import LIMITS, AttentionConfig
@@ -77,7 +76,7 @@ def test_every_step_keeps_the_layout_rules(number, corner, tmp_path):
     assert frame_of(scene)[..., :3].std() > 5  # something is drawn
     assert not scene.faults, "\n".join(scene.faults)
     # the first frame (a video's poster frame) shows the operands, not only a title and a caption
-    assert [m for m in scene.opened_on if not getattr(m, "is_caption", False) and not isinstance(m, ColorBar)]
+    assert [m for m in scene.opened_on if not getattr(m, "is_caption", False)]
 
 
 def test_the_rules_catch_what_the_reviews_saw(tmp_path):

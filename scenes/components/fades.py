@@ -19,7 +19,7 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "InPlace"]
+__all__ = ["appear", "appearing", "vanish", "swap", "InPlace", "Vanish"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -76,8 +76,32 @@ def appearing(animation) -> list[Mobject] | None:
     return None if any(f is None for f in found) else [m for f in found for m in f]
 
 
+class Vanish(InPlace):
+    """A fade out that removes its mobject and then gives it back its own
+    opacities, so that it can :func:`appear` again later."""
+
+    def __init__(self, mob: Mobject, **kwargs):
+        self._set_alpha = _opacity_setter(mob)
+        kwargs.setdefault("remover", True)
+        super().__init__(mob, lambda _, alpha: self._set_alpha(1.0 - alpha), **kwargs)
+
+    def clean_up_from_scene(self, scene) -> None:
+        super().clean_up_from_scene(scene)
+        if self.remover:
+            self._set_alpha(1.0)
+
+
 def vanish(mob: Mobject, **kwargs) -> InPlace:
-    """Fade ``mob`` out and remove it from the scene."""
-    set_alpha = _opacity_setter(mob)
-    kwargs.setdefault("remover", True)
-    return InPlace(mob, lambda _, alpha: set_alpha(1.0 - alpha), **kwargs)
+    """Fade ``mob`` out and remove it from the scene (its opacities kept for a later :func:`appear`)."""
+    return Vanish(mob, **kwargs)
+
+
+def _halfway(t: float) -> float:
+    return 1.0 if t >= 0.5 else 0.0
+
+
+def swap(old: Mobject | None, new: Mobject | None) -> list[InPlace]:
+    """``old`` gives way to ``new`` at once, half-way through the play: one
+    text in one place at any frame, never two, never a half-faded one."""
+    return ([vanish(old, rate_func=_halfway)] if old is not None else []) + \
+           ([appear(new, rate_func=_halfway)] if new is not None else [])

@@ -1,8 +1,12 @@
-"""Text pieces every scene uses: titles, code lines, tensor labels, notes.
+"""Text pieces every scene uses: titles, code lines, block labels, notes.
 
-Sizes are chosen to stay readable at 480p (the frame is 8 units = 480 px
-high, so ``font_size`` 22 is about 13 px for a capital). Formulas use
-``MathTex``, which Manim caches by content, so a re-render compiles no TeX.
+The type scale is sized for a projector at 480p (the frame is 8 units = 480
+px high; a capital is 0.61 px per point of ``font_size``): captions and
+block names at :data:`NAME_SIZE` (28: 17 px capitals), everything else a
+viewer needs to read at :data:`TEXT_SIZE` (21: 13 px) or larger, titles at
+:data:`TITLE_SIZE`. Where that does not fit, a scene shows fewer labels, not
+smaller ones. Formulas use ``MathTex``, which Manim caches by content, so a
+re-render compiles no TeX.
 
 Examples
 --------
@@ -19,19 +23,32 @@ from manim import DOWN, LEFT, RIGHT, UP, MathTex, RoundedRectangle, Text, VGroup
 from .palette import DARK, Theme
 
 __all__ = [
-    "shape_text", "title_text", "code_box", "tensor_label", "note_text", "formula",
-    "CODE_FONT", "TEXT_FONT", "LABEL_SIZE", "LABEL_CHAR", "NOTE_SIZE",
+    "shape_text", "title_text", "code_box", "BlockLabel", "note_text", "formula", "cap_height_px",
+    "CODE_FONT", "TEXT_FONT", "TITLE_SIZE", "NAME_SIZE", "CAPTION_SIZE", "TEXT_SIZE", "CODE_SIZE",
+    "MIN_NAME_PX", "MIN_TEXT_PX", "LABEL_CHAR",
 ]
 
 CODE_FONT = "DejaVu Sans Mono"
 TEXT_FONT = "DejaVu Sans"
-TITLE_SIZE = 30
-CODE_SIZE = 20
-LABEL_SIZE = 22
-NOTE_SIZE = 22
-LABEL_CHAR = 0.19  # about the width of one character of a block label (bold, LABEL_SIZE): layouts estimate with it
-NOTE_LINE_SIZE = 15  # a label's note line (its own color scale)
-FORMULA_SIZE = 40  # a formula's letters ~17 px high at 480p, its subscripts ~12
+TITLE_SIZE = 34
+NAME_SIZE = 28  # a block's name
+CAPTION_SIZE = 28
+TEXT_SIZE = 21  # shapes, color scales, words, tags, notes
+LABEL_CHAR = 0.24  # TRANSITIONAL
+CODE_SIZE = 21
+FORMULA_SIZE = 44  # a formula's letters ~19 px high at 480p, its subscripts ~13
+CAP_PX_PER_POINT = 0.6075  # a capital's height at 480p per point of font_size (DejaVu Sans, measured)
+MIN_NAME_PX = 16  # captions and names: what a projector's back row reads
+MIN_TEXT_PX = 12  # any other text a viewer needs
+
+
+def cap_height_px(font_size: float, pixel_height: int = 480) -> float:
+    """A capital's height in pixels at ``font_size``, in a frame ``pixel_height`` high.
+
+    >>> round(cap_height_px(TEXT_SIZE), 1), round(cap_height_px(NAME_SIZE), 1)
+    (12.8, 17.0)
+    """
+    return font_size * CAP_PX_PER_POINT * pixel_height / 480
 
 
 def shape_text(shape) -> str:
@@ -40,13 +57,13 @@ def shape_text(shape) -> str:
 
 
 def title_text(number: int, title: str, theme: Theme = DARK) -> VGroup:
-    badge = Text(f"{number:02d}", font=TEXT_FONT, font_size=TITLE_SIZE, weight="BOLD",
+    badge = Text(f"Stage {number}", font=TEXT_FONT, font_size=TITLE_SIZE, weight="BOLD",
                  color=theme.accent)
     name = Text(title, font=TEXT_FONT, font_size=TITLE_SIZE, color=theme.ink)
     return VGroup(badge, name).arrange(RIGHT, buff=0.25)
 
 
-def code_box(code: str, theme: Theme = DARK, max_width: float = 12.6) -> VGroup:
+def code_box(code: str, theme: Theme = DARK, max_width: float = 13.6) -> VGroup:
     """The PyTorch line(s) that compute the tensor, on a quiet panel."""
     text = Text(code, font=CODE_FONT, font_size=CODE_SIZE, color=theme.ink, line_spacing=0.8)
     if text.width > max_width:
@@ -58,21 +75,34 @@ def code_box(code: str, theme: Theme = DARK, max_width: float = 12.6) -> VGroup:
     return VGroup(panel, text)
 
 
-def tensor_label(name: str, shape, theme: Theme = DARK, font_size: int = LABEL_SIZE,
-                 inline: bool = False, note: str | None = None) -> VGroup:
-    """``name`` in bold with its shape beneath, e.g. ``Q`` over ``8×17``;
-    ``inline``: on one line, ``Q  8×17`` (above or below a block). ``note``:
-    a small line under it all (a block's own color scale)."""
-    title = Text(name, font=TEXT_FONT, font_size=font_size, weight="BOLD", color=theme.ink)
-    dims = Text(shape_text(shape), font=TEXT_FONT, font_size=font_size - 4, color=theme.muted)
-    if inline:
-        label = VGroup(title, dims).arrange(RIGHT, buff=0.16, aligned_edge=DOWN)
-    else:
-        label = VGroup(title, dims).arrange(DOWN, buff=0.08)
-    if note:
-        label = VGroup(*label, Text(note, font=TEXT_FONT, font_size=NOTE_LINE_SIZE, color=theme.muted))
-        label.arrange(DOWN, buff=0.08) if not inline else label[2].next_to(label[:2], DOWN, buff=0.06)
-    return label
+class BlockLabel(VGroup):
+    """A block's name, shape and color scale, as one label: ``name  shape`` on
+    one line (``stacked``: the shape under the name) and the block's scale
+    under it (``low ▮▮▮ high``, see :class:`~.colorbar.ScaleBar`), so the
+    legend is always the one of the block it names.
+
+    ``scale_of``: the tensor whose colors the block wears when that is not
+    the one named (a head's slice on all heads' colors), said before the
+    scale. ``masked``: the scale shows the masked color too. Without
+    ``value_range``, no scale (a block whose colors are described elsewhere).
+    """
+
+    def __init__(self, name: str, shape, theme: Theme = DARK, value_range=None, *, stacked: bool = False,
+                 scale_of: str | None = None, masked: bool = False):
+        from .colorbar import ScaleBar
+
+        self.tensor_name, self.shape, self.scale_of = name, tuple(shape), scale_of
+        self.value_range = None if value_range is None else (float(value_range[0]), float(value_range[1]))
+        title = Text(drawable(name), font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=theme.ink)
+        size = shape_text(shape) + (f" · colors of {scale_of}" if scale_of else "")
+        dims = Text(size, font=TEXT_FONT, font_size=TEXT_SIZE, color=theme.muted)
+        head = VGroup(title, dims).arrange(DOWN if stacked else RIGHT, buff=0.08 if stacked else 0.18,
+                                           aligned_edge=LEFT if stacked else DOWN)
+        lines = [head]
+        if self.value_range is not None:
+            lines.append(ScaleBar(self.value_range, theme, masked=masked))
+        super().__init__(*lines)
+        self.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
 
 
 def drawable(text: str) -> str:
@@ -89,7 +119,7 @@ def drawable(text: str) -> str:
                    for c in text)
 
 
-def note_text(text: str, theme: Theme = DARK, font_size: int = NOTE_SIZE, color=None) -> Text:
+def note_text(text: str, theme: Theme = DARK, font_size: int = TEXT_SIZE, color=None) -> Text:
     return Text(drawable(text), font=TEXT_FONT, font_size=font_size, color=color or theme.ink,
                 line_spacing=0.9)
 

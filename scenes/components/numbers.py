@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["format_value", "shown_value", "factor", "own_colors", "cell_arithmetic", "row_numbers"]
+__all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "row_numbers"]
 
 NEGLIGIBLE = 0.1  # a product this much smaller than a cell's largest is not worth showing first
 
@@ -39,6 +39,31 @@ def shown_value(value: float) -> str:
     '−2.84'
     """
     return format_value(float(value)).replace("-", "−")
+
+
+def tick_values(value_range) -> tuple[str, str]:
+    """The two ends of a color scale, written to one precision: three
+    significant digits of the larger end, so the smaller reads at the same
+    step (``2.70`` beside ``−2.91``; a value that is 0 to that precision
+    reads ``0``). An exponent only from 100 000 up or where every digit
+    would be a zero.
+
+    >>> tick_values((-6.86, 24.67)), tick_values((1.64e-29, 1.0)), tick_values((-2.91, 2.7))
+    (('−6.9', '24.7'), ('0', '1'), ('−2.91', '2.70'))
+    >>> tick_values((-0.0784, 0.0785)), tick_values((0.0, 17300.0)), tick_values((0.0, 0.0))
+    (('−0.0784', '0.0785'), ('0', '17300'), ('0', '0'))
+    """
+    low, high = (float(v) for v in value_range)
+    largest = max(abs(low), abs(high))
+    if largest == 0:
+        return "0", "0"
+    if largest >= 1e5 or largest < 1e-4:
+        return shown_value(low), shown_value(high)
+    decimals = max(0, 2 - int(np.floor(np.log10(largest))))
+    ends = [f"{v:.{decimals}f}" for v in (low, high)]
+    if all(float(e) == round(float(e)) for e in ends):  # whole numbers at this precision: 0 and 1
+        ends = [f"{round(float(e))}" for e in ends]
+    return tuple("0" if float(e) == 0 else e.replace("-", "−") for e in ends)
 
 
 def factor(value: float) -> str:

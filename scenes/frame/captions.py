@@ -9,17 +9,18 @@ the same.
 
 from __future__ import annotations
 
-from manim import DOWN, UL, Mobject
+from manim import Mobject
 
-from ..components.fades import appear, vanish
-from ..components.labels import NOTE_SIZE, note_text
+from ..components.fades import appear, swap
+from ..components.labels import CAPTION_SIZE, note_text
 from ..components.palette import Theme
 from ..engine.manim_hooks import scene_time, writes_movie
-from .header import FRAME_MARGIN, Header
+from .header import Header
 
 __all__ = ["Captions", "CAPTION_SHRINK"]
 
-CAPTION_SHRINK = 0.7  # a caption shrinks to this share of its size before it wraps
+CAPTION_SHRINK = 0.96  # a caption shrinks no further (27 points: 16 px capitals at 480p) ...
+MAX_LINES = 2  # ... and takes at most two lines
 
 
 class Captions:
@@ -31,16 +32,19 @@ class Captions:
         self.said: list[tuple[float, str]] = []
         self.current: Mobject | None = None
 
-    def note(self, text: str, position=None, color=None, font_size: int = NOTE_SIZE) -> Mobject:
-        """Plain words pinned to the frame: on the caption line, or at ``position`` (not yet shown)."""
+    def note(self, text: str, position=None, color=None, font_size: int = CAPTION_SIZE) -> Mobject:
+        """Plain words pinned to the frame: in the caption's place, or at ``position`` (not yet shown)."""
         mob = note_text(text, self.theme, font_size=font_size, color=color)
         if position is None:
-            mob.to_corner(UL, buff=FRAME_MARGIN)
-            mob.shift((mob.get_top()[1] - self.header.caption_top()) * DOWN)
+            self._put(mob)
         else:
             mob.move_to(position)
         self.scene.camera.add_fixed_in_frame_mobjects(mob)
         return mob
+
+    def _put(self, mob: Mobject) -> None:
+        """Left-aligned, its last line on the caption's base line."""
+        mob.move_to([self.header.caption_left() + mob.width / 2, self.header.caption_bottom() + mob.height / 2, 0])
 
     def say(self, text: str, run_time: float = 0.5, **kwargs) -> Mobject | None:
         """Replace the current caption with ``text`` (and start its subtitle)."""
@@ -53,33 +57,39 @@ class Captions:
         self._fit(new, text)
         new.is_caption = True
         old = self.current
-        if old is not None:
-            self.scene.play(vanish(old), run_time=run_time / 2)
-            self.scene.play(appear(new), run_time=run_time / 2)
+        if old is not None:  # at once: a caption is never caught half-faded, two never overlap
+            self.scene.play(*swap(old, new), run_time=run_time)
         else:
             self.scene.play(appear(new), run_time=run_time)
         self.current = new
         return new
 
     def _fit(self, caption: Mobject, text: str) -> None:
-        """Keep a caption on its line: clear of the formula and the frame's
-        edge, shrunk (never below :data:`CAPTION_SHRINK`) and else wrapped in
-        two (which the stage area does not leave room for: keep captions short)."""
-        room = self.header.caption_right(caption.get_top()[1]) - caption.get_left()[0]
+        """Keep a caption in its place: clear of the formula and the frame's
+        edge, shrunk a little (never below :data:`CAPTION_SHRINK`) and else
+        wrapped at the word that balances two lines. A caption too long for
+        two lines is an error: captions are written short."""
+        room = self.header.caption_right() - self.header.caption_left()
         if caption.width <= room:
             return
         if caption.width * CAPTION_SHRINK <= room:
-            caption.scale_to_fit_width(room, about_edge=UL)
+            caption.scale_to_fit_width(room)
+            self._put(caption)
             return
         words = text.split(" ")
-        if len(words) > 1:
-            half = len(words) // 2
-            wrapped = note_text(" ".join(words[:half]) + "\n" + " ".join(words[half:]), self.theme,
-                                font_size=caption.font_size, color=caption.color)
-            wrapped.move_to(caption, aligned_edge=UL)
-            caption.become(wrapped)
+        lines = None
+        for cut in sorted(range(1, len(words)), key=lambda c: abs(len(" ".join(words[:c])) - len(text) / 2)):
+            wrapped = note_text(" ".join(words[:cut]) + "\n" + " ".join(words[cut:]), self.theme,
+                                font_size=CAPTION_SIZE, color=caption.color)
+            if wrapped.width * CAPTION_SHRINK <= room:
+                lines = wrapped
+                break
+        if lines is None:
+            raise ValueError(f"caption too long for {MAX_LINES} lines at {CAPTION_SIZE} points: {text!r}")
+        caption.become(lines)
         if caption.width > room:
-            caption.scale_to_fit_width(room, about_edge=UL)
+            caption.scale_to_fit_width(room)
+        self._put(caption)
 
     def write_subtitles(self) -> None:
         """Each caption becomes a subtitle lasting until the next one (.srt).

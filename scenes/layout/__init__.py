@@ -15,18 +15,22 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
 from manim import LEFT, UP, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.guides import guide_room
-from ..components.labels import LABEL_CHAR
+from ..components.labels import BlockLabel
 from ..components.palette import Panel, Theme
 from ..components.projection import FRONT
 from . import fit, text
 from .area import LABEL_ROOM, MAX_PITCH, NOTE_ROOM, STACKED_LABEL_ROOM, Margins, StageArea
 from .fit import HEAD_GAP, TAG_ROOM, ghost, head_columns
 
-__all__ = ["Layout", "StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM", "STACKED_LABEL_ROOM", "NOTE_ROOM",
+LABEL_BUFF = 0.18  # between a block and its label
+WIDE_LABEL = 4.2  # a label wider than this on one line puts its shape under its name
+
+__all__ = ["Layout", "LABEL_BUFF", "StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM", "STACKED_LABEL_ROOM", "NOTE_ROOM",
            "HEAD_GAP", "TAG_ROOM", "ghost", "head_columns"]
 
 
@@ -56,13 +60,63 @@ class Layout:
     def fit_points(self, points, area: StageArea, view=None, max_factor: float = float("inf")):
         return fit.fit_points(self.camera, points, area, view, max_factor)
 
-    def row(self, *blocks: Mobject, names=(), gap: float = 1.2, margins: Margins | None = None, view=None,
-            max_pitch: float = MAX_PITCH, area: StageArea | None = None) -> float:
-        """``blocks`` in a row filling the stage area, room kept for their
-        labels (``names``, one per block, drawn above or below)."""
+    def row(self, *blocks: Mobject, gap=1.2, margins: Margins | None = None, view=None,
+            max_pitch: float = MAX_PITCH, area: StageArea | None = None, room_for=()) -> float:
+        """``blocks`` in a row filling the stage area, room kept for the
+        labels bound to them (:meth:`name`) above or below, and for labels
+        ``room_for`` (one per block, or None) that they will get later."""
+        later = list(room_for) + [None] * (len(blocks) - len(room_for))
+        labels = [later[n] if later[n] is not None else getattr(b, "label", None) for n, b in enumerate(blocks)]
+        above = [l.height for l in labels if l is not None and getattr(l, "side", UP)[1] > 0]
+        below = [l.height for l in labels if l is not None and getattr(l, "side", UP)[1] < 0]
+        base = margins or Margins()
+        margins = Margins(left=base.left, right=base.right,
+                          top=max(base.top, max(above, default=0.0) + LABEL_BUFF + 0.05),
+                          bottom=max(base.bottom, max(below, default=0.0) + LABEL_BUFF + 0.05))
         return fit.fit_row(self.camera, blocks, area or self.area(),
-                           label_widths=[LABEL_CHAR * len(n or "") for n in names], gap=gap,
-                           margins=margins, view=view, max_pitch=max_pitch)
+                           label_widths=[l.width if l is not None else 0.0 for l in labels],
+                           label_below=[l is not None and getattr(l, "side", UP)[1] < 0 for l in labels],
+                           gap=gap, margins=margins, view=view, max_pitch=max_pitch)
+
+    def name(self, grid: CubeGrid, name: str, direction=UP, *, shape=None, stacked: bool | None = None,
+             scale_of: str | None = None, scale: bool = True) -> BlockLabel:
+        """Bind a label to ``grid``: its name, shape and color scale (see
+        :class:`~..components.labels.BlockLabel`), to go on its ``direction``
+        side; not placed yet (:meth:`place`). ``grid.shows`` is the name.
+        ``stacked``: the shape under the name; by default where one line
+        would be wider than :data:`WIDE_LABEL`."""
+        def make(stack):
+            return BlockLabel(name, grid.source_shape if shape is None else shape, self.theme,
+                              grid.value_range if scale else None, stacked=stack, scale_of=scale_of,
+                              masked=bool(grid.cube_masked.any()))
+        label = make(bool(stacked))
+        if stacked is None and label.width > WIDE_LABEL:
+            label = make(True)
+        label.side, label.block = np.asarray(direction, float), grid
+        grid.label, grid.shows = label, name
+        return label
+
+    def follow(self, grid: Mobject, target: Mobject, view=None, buff: float = LABEL_BUFF):
+        """The animation that takes ``grid``'s label to where it stands beside
+        ``target`` (the place ``grid`` moves to, seen from ``view``)."""
+        label = grid.label
+        there = label.copy()
+        self.beside([target], there, label.side, buff=buff, view=view)
+        return label.animate.move_to(there.get_center())
+
+    def sized_label(self, name: str, shape, stacked: bool | None = None) -> BlockLabel:
+        """A label as :meth:`name` would draw it for a block of ``shape`` (with
+        a scale), bound to nothing: to keep room for it."""
+        stand_in = CubeGrid(np.zeros(shape if len(shape) > 1 else (1,) + tuple(shape)))
+        return self.name(stand_in, name, shape=shape, stacked=stacked)
+
+    def place(self, grid: Mobject, buff: float = LABEL_BUFF, view=None) -> BlockLabel:
+        """Put ``grid``'s bound label beside it on screen, kept upright; returns it."""
+        label = grid.label
+        self.beside([grid], label, label.side, buff=buff + self.guide_room(grid, label.side)
+                    if isinstance(grid, CubeGrid) else buff, view=view)
+        self.upright(label)
+        return label
 
     def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT, max_pitch: float = MAX_PITCH,
                 room_for=None) -> CubeGrid:
@@ -78,18 +132,18 @@ class Layout:
         return fit.place_beside(self.camera, blocks, mob, direction, buff, view)
 
     # -- text -----------------------------------------------------------------
-    def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = 0.22, dims=None,
-              sides: tuple[str, str] | None = None, stacked: bool = False, own_scale: bool = False) -> Mobject:
-        """A tensor's name and shape beside its block, kept upright (see :func:`.text.block_label`)."""
-        mob, guides = text.block_label(self.camera, grid, name, shape, self.theme, direction=direction,
-                                       buff=buff, guides=self.panel.axes, dims=dims, sides=sides,
-                                       stacked=stacked, own_scale=own_scale)
-        self.upright(mob)
-        if guides is None:
-            return mob
-        arrows, words = guides
-        self.upright(*words)
-        return VGroup(mob, arrows, words)
+    def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = LABEL_BUFF, dims=None,
+              sides=None, stacked: bool = False, own_scale: bool = False) -> Mobject:
+        """``name`` bound to ``grid`` and placed beside it (see :meth:`name`)."""
+        if not isinstance(grid, CubeGrid):
+            label = BlockLabel(name, shape, self.theme, stacked=stacked)
+            label.side = np.asarray(direction, float)
+            grid.label = label
+            self.beside(list(grid.submobjects), label, direction, buff=buff)
+            self.upright(label)
+            return label
+        self.name(grid, name, direction, shape=shape, stacked=stacked)
+        return self.place(grid, buff)
 
     def guide_room(self, grid: CubeGrid, direction) -> float:
         """The room the axis guides take on that side of ``grid`` (0 without)."""

@@ -101,20 +101,25 @@ def place_beside(camera, blocks, mob: Mobject, direction, buff: float = 0.2, vie
     return mob
 
 
-def fit_row(camera, blocks, area: StageArea, *, label_widths=(), gap: float = 1.2,
+def fit_row(camera, blocks, area: StageArea, *, label_widths=(), label_below=(), gap=1.2,
             margins: Margins | None = None, view=None, max_pitch: float = MAX_PITCH) -> float:
     """Put ``blocks`` in a row, left to right, and fit them to ``area`` (less
     ``margins``: by default a label's room above), seen from ``view``
-    (default: the camera's own). Neighbours are ``gap`` apart on screen, more
-    where their labels (``label_widths``, one per block, drawn above or below)
-    are wider than the blocks. Returns the scale."""
+    (default: the camera's own). Neighbours are ``gap`` apart on screen (one
+    number, or one per pair), more where their labels (``label_widths``, one
+    per block) are wider than the blocks; labels on opposite sides
+    (``label_below``: True for a label under its block) pass each other.
+    Returns the scale."""
     margins = Margins(top=LABEL_ROOM) if margins is None else margins
     room = area.inset(margins)
     labels = list(label_widths) + [0.0] * (len(blocks) - len(label_widths))
+    below = np.array(list(label_below) + [False] * (len(blocks) - len(label_below)))
+    facing = below[:-1] == below[1:]  # neighbours whose labels stand side by side
+    gap = np.broadcast_to(np.asarray(gap, float), (max(len(blocks) - 1, 0),))
     total = 1.0
     for _ in range(3):  # perspective bends the sizes a little: measure again and settle
         scale, between, first, last = _row_scale(camera, blocks, labels, gap, margins, area, room,
-                                                 max_pitch, view)
+                                                 max_pitch, view, facing)
         for block in blocks:
             block.scale(scale)
         _in_screen_row(camera, blocks, list(between), view)
@@ -126,20 +131,21 @@ def fit_row(camera, blocks, area: StageArea, *, label_widths=(), gap: float = 1.
     return total
 
 
-def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view):
+def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view, facing):
     """The largest scale of ``blocks`` in a row that fits, with the gaps
     and the labels' overhang at both ends that go with it."""
-    _in_screen_row(camera, blocks, [gap] * (len(blocks) - 1), view)
+    _in_screen_row(camera, blocks, list(gap), view)
     sizes = [screen_box(camera, [b], view) for b in blocks]
     widths = np.array([r - l for l, _, r, _ in sizes])
     heights = np.array([t - b for _, b, _, t in sizes])
 
     def spaces(scale):  # the gaps, and the labels' overhang beyond both ends
         over = np.maximum(0.0, (np.array(labels) - scale * widths) / 2)
-        return np.maximum(gap, over[:-1] + over[1:] + LABEL_GAP), over[0], over[-1]
+        apart = np.where(facing, over[:-1] + over[1:] + LABEL_GAP, np.maximum(over[:-1], over[1:]))
+        return np.maximum(gap, apart), over[0], over[-1]
 
     def fits(scale, with_labels=True):
-        between, first, last = spaces(scale) if with_labels else (np.full(len(blocks) - 1, gap), 0, 0)
+        between, first, last = spaces(scale) if with_labels else (gap, 0, 0)
         # a label's overhang beyond the row may use the side margins (kept
         # for row words, beside the block rather than above or below it)
         return (scale * widths.sum() + between.sum() + max(margins.left, first)

@@ -9,18 +9,16 @@ readable word get none (fewer labels, not smaller ones).
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, RIGHT, UP, Mobject, VGroup
+from manim import LEFT, RIGHT, Mobject, VGroup
 
-from ..components.numbers import own_colors
 from ..components.cubegrid import CubeGrid
-from ..components.guides import axis_guides, guide_room, guide_sides
-from ..components.labels import note_text, tensor_label
+from ..components.labels import note_text
 from ..components.palette import Theme
 from ..components.projection import project
 from .area import StageArea
-from .fit import place_beside, screen_box
+from .fit import screen_box
 
-__all__ = ["block_label", "word_room", "word_labels", "column_words", "row_text_scale", "fitted_word",
+__all__ = ["word_room", "word_labels", "column_words", "row_text_scale", "fitted_word",
            "WORD_GAP", "MIN_WORD_SCALE", "GUIDES_RIGHT"]
 
 WORD_GAP = 0.12  # between a block and the words naming its rows
@@ -29,34 +27,6 @@ WORD_SLACK = 0.3  # beyond a word's width: the half cube and perspective between
 MIN_WORD_CHARS = 3  # a shortened word keeps at least this many letters before "…"
 MIN_WORD_SCALE = 0.5  # a word label smaller than half its size is not drawn: unreadable
 GUIDES_RIGHT = 5.2  # a block reaching this far right (the color bar) gets its row arrow on the left
-
-
-def block_label(camera, grid: Mobject, name: str, shape, theme: Theme, *, direction=UP, buff: float = 0.22,
-                guides: bool = False, dims=None, sides: tuple[str, str] | None = None,
-                stacked: bool = False, own_scale: bool = False) -> tuple[Mobject, tuple[VGroup, VGroup] | None]:
-    """Name and shape beside a block: on one line above or below it
-    (``stacked``: the shape under the name, narrower), in two lines left or
-    right of it. ``own_scale``: a line more with the block's own color range,
-    for a block the color bar does not describe.
-
-    With ``guides`` (the panel's axes), the block's named axes come with it
-    (``dims`` names them where ``grid`` is not one :class:`CubeGrid`;
-    ``sides`` overrides where their arrows go, see :func:`guide_sides`).
-    Returns the label and, with guides, their ``(arrows, words)``; not yet
-    shown. The label and the guides' words are to be kept upright.
-    """
-    note = own_colors(grid.value_range) if own_scale and isinstance(grid, CubeGrid) else None
-    mob = tensor_label(name, shape, theme, inline=abs(np.asarray(direction)[1]) > 0 and not stacked, note=note)
-    blocks = list(grid.submobjects) if not isinstance(grid, CubeGrid) else [grid]
-    guides = guides and all(isinstance(b, CubeGrid) for b in blocks)
-    if guides:
-        sides = sides or guide_sides(blocks[-1], direction, GUIDES_RIGHT)
-        for block in blocks:
-            block.guide_sides = sides
-    place_beside(camera, blocks, mob, direction, buff=buff + (guide_room(sides, direction) if guides else 0))
-    if not guides:
-        return mob, None
-    return mob, axis_guides(blocks[0], sides, theme, dims, last=blocks[-1])
 
 
 def word_room(words, theme: Theme, area: StageArea, font_size: int = 18) -> float:

@@ -8,8 +8,8 @@ import numpy as np
 from manim import Mobject, Text
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import appear, vanish
-from ..components.labels import TEXT_FONT
+from ..components.fades import appear, swap
+from ..components.labels import NAME_SIZE, TEXT_FONT
 
 __all__ = ["Broadcast", "broadcast_copies"]
 
@@ -35,17 +35,15 @@ def broadcast_copies(scene, layout, grid: CubeGrid, copies: int, counter_at,
     stack, counter = [grid], None
     per_copy = run_time / max(copies - 1, 1)
     if copies == 1:  # one head: the one copy there is
-        counter = Text("×1", font=TEXT_FONT, font_size=30, color=theme.accent).move_to(counter_at)
+        counter = Text("×1", font=TEXT_FONT, font_size=NAME_SIZE, color=theme.accent).move_to(counter_at)
         layout.fixed(counter)
         scene.play(appear(counter), run_time=min(run_time, 0.8))
     for h in range(1, copies):
         copy = grid.copy().shift(head_axis * grid.pitch * h)
-        text = Text(f"×{h + 1}", font=TEXT_FONT, font_size=30, color=theme.accent).move_to(counter_at)
+        text = Text(f"×{h + 1}", font=TEXT_FONT, font_size=NAME_SIZE, color=theme.accent).move_to(counter_at)
         layout.fixed(text)
-        anims = [appear(copy), appear(text)]
-        if counter is not None:
-            anims.append(vanish(counter))
-        scene.play(*anims, run_time=per_copy)
+        # the count changes at once: digits never morph or cross-fade
+        scene.play(appear(copy), *swap(counter, text), run_time=per_copy)
         counter = text
         stack.append(copy)
     block_values = np.broadcast_to(grid.values[0], (copies,) + grid.values.shape[1:])

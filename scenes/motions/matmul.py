@@ -1,9 +1,14 @@
-"""The matmul as the cube box of "Inside the Matrix" (PyTorch blog, 2023), and per head.
+"""The matmul as a viewer can follow it: ``A · B = C`` laid out flat, filled in cell by cell.
 
-The left operand turns onto the left face of a box, the right operand onto
-its top face, the result sits on the front face; the products
-``left[i, p] * right[p, j]`` fill the interior along the shared axis ``p``
-(in depth) and slide forward into result cell ``(i, j)``, where they are summed.
+The operands and the result stand in a row, ``A · B = C``, nearly face on:
+row i of A is level with row i of C, and C starts as empty slots. For one
+cell, row i of A lifts out, stands up and lies on column j of B; the pairs
+multiply into k products, shown on their own color scale (the label above B
+names them: ``X[0] * Xᵀ[:, 0]``); the products slide down into one cube (the
+sum), which lands in C[i, j]. Row 0 goes cell by cell, the first slowly with
+its arithmetic, then faster; every later row goes at once against all of B
+(``X[1, :, None] * Xᵀ``: the row broadcast over every column), each column
+summed into its cell of C's row, one row after another, faster.
 """
 
 from __future__ import annotations
@@ -11,219 +16,288 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, LEFT, PI, RIGHT, UP, Mobject, VGroup
+from manim import DOWN, OUT, PI, Text, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, vanish
-from ..components.labels import LABEL_CHAR
-from ..components.numbers import cell_arithmetic
-from ..layout import LABEL_ROOM, MAX_PITCH, NOTE_ROOM, Layout, Margins
+from ..components.fades import InPlace, appear, swap, vanish
+from ..components.labels import NAME_SIZE, TEXT_FONT, shape_text
+from ..components.numbers import cell_arithmetic, shown_value
+from ..layout import LABEL_BUFF, Layout
 from .turns import turn
 
-__all__ = ["MatmulBox", "Matmul", "matmul", "batched_matmul", "reveal_heads", "MATMUL_VIEW", "SUM_FLATTEN"]
+__all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_heads", "MATMUL_VIEW", "SUM_FLATTEN",
+           "SLOT_OPACITY", "products_name"]
 
-OWN_COLORS_WIDTH = 2.6  # "own colors: −2.84 to 2.25" under a label
-MATMUL_VIEW = (0.62, 0.42)
+MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
 SUM_FLATTEN = 0.04
-
-
-@dataclass
-class MatmulBox:
-    """Where the three faces of the matmul box go, for result cell pitch ``pitch``.
-
-    The result (m x n) lies in the plane z = ``origin.z`` centred at ``origin``;
-    the shared axis (length k) runs behind it, p = 0 nearest the result.
-    """
-
-    origin: np.ndarray
-    m: int
-    n: int
-    k: int
-    pitch: float
-
-    def result_cell(self, i, j) -> np.ndarray:
-        return self.origin + self.pitch * np.array([j - (self.n - 1) / 2, -(i - (self.m - 1) / 2), 0.0])
-
-    def depth(self, p) -> float:
-        return -(p + 1) * self.pitch
-
-    @property
-    def mid_depth(self) -> float:
-        return self.depth((self.k - 1) / 2)
-
-    def left_center(self) -> np.ndarray:
-        return self.origin + np.array([-((self.n - 1) / 2 + 1.6) * self.pitch, 0.0, self.mid_depth])
-
-    def right_center(self) -> np.ndarray:
-        return self.origin + np.array([0.0, ((self.m - 1) / 2 + 1.6) * self.pitch, self.mid_depth])
-
-    def outline(self) -> np.ndarray:
-        """The corners (24, 3) of the three blocks' boxes: left face, top face, result."""
-        p, m, n, k = self.pitch, self.m, self.n, self.k
-        parts = ((self.left_center(), (p / 2, m * p / 2, k * p / 2)),
-                 (self.right_center(), (n * p / 2, p / 2, k * p / 2)),
-                 (self.origin, (n * p / 2, m * p / 2, p / 2)))
-        signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
-        return np.concatenate([center + signs * np.array(half) for center, half in parts])
-
-    @classmethod
-    def fitted(cls, layout: Layout, m: int, n: int, k: int, view, margins: Margins,
-               max_pitch: float) -> "MatmulBox":
-        """The box, pitch and place, that fills the stage area seen from ``view``."""
-        box = cls(np.zeros(3), m, n, k, 1.0)
-        box.origin = np.array([0.8, -0.8, (k + 1) / 2])
-        factor, about, shift = layout.fit_points(box.outline(), layout.area().inset(margins), view,
-                                                 max_factor=max_pitch)
-        return cls(about + factor * (box.origin - about) + shift, m, n, k, factor)
-
-
-def _place_products(products: np.ndarray, box: MatmulBox, template: CubeGrid) -> CubeGrid:
-    """The (k, m, n) block of products in the box interior."""
-    grid = template.like(np.moveaxis(products, -1, 0))
-    corner = box.result_cell(0, 0) + np.array([0.0, 0.0, box.depth(0)])
-    return grid.align_cell((0, 0, 0), corner)
-
-
-def _collapse(scene, pieces: CubeGrid, result: CubeGrid, index, box: MatmulBox, run_time: float):
-    """Products slide forward into the result cells and merge (the sum)."""
-    front = box.origin
-    scene.play(
-        pieces.animate.stretch(SUM_FLATTEN, 2, about_point=front).set_opacity(0.0),
-        result.animate.set_cell_opacity(1.0, index),
-        run_time=run_time,
-    )
-    scene.remove(pieces)
+SLOT_OPACITY = 0.1  # a result cell not computed yet: an empty slot
+FORMING_OPACITY = 0.45  # the slot being filled
+DIM = 0.2  # an operand's rows and columns not in play
+SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
+LONG_PRODUCT = 22  # characters of a products' name written on one line
+SHORT_CAPTION = 84  # characters: a caption sure to fit its two lines
 
 
 @dataclass
 class Matmul:
-    """What :func:`matmul` leaves on screen: the result (the box's front
-    face) and the labels on the three faces (None where not named)."""
+    """What :func:`matmul` leaves on screen: the result (labelled) and the
+    signs between the blocks of ``A · B = C``."""
 
     result: CubeGrid
-    left_label: Mobject | None = None
-    right_label: Mobject | None = None
-    result_label: Mobject | None = None
-
-    @property
-    def labels(self) -> list[Mobject]:
-        return [m for m in (self.left_label, self.right_label, self.result_label) if m is not None]
+    signs: VGroup
 
 
-def matmul(scene, layout: Layout, legend, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products,
-           *, one_by_one: int = 2, result_range=None, say=None,
-           view=MATMUL_VIEW, speed: float = 1.0, names=None, max_pitch: float = MAX_PITCH) -> Matmul:
-    """Animate ``result = left @ right`` as the cube box of "Inside the Matrix".
+def products_name(left: str, right: str, row, column=None) -> str:
+    """How PyTorch writes the products of a row of ``left`` with a column of
+    ``right`` (elementwise), or with all of ``right`` (broadcast).
 
-    ``left`` (m x k) and ``right`` (k x n) are on screen at rest; they turn onto
-    the left and top faces of the box, which is sized and placed to fill the
-    stage area seen from ``view`` (cubes at most ``max_pitch`` apart), with
-    room for the face labels. The first ``one_by_one`` cells of row 0
-    are computed one at a time, then the rest of row 0, then all other rows.
-    ``names`` = (left, right, result) labels them on their faces; ``say``
-    puts a caption up (the legend follows the result as it fills in).
-    ``products`` is ``(m, n, k)``.
+    A long one takes two lines, a factor a line.
+
+    >>> products_name("X", "Xᵀ", 0, 0), products_name("X", "Xᵀ", 1)
+    ('X[0] * Xᵀ[:, 0]', 'X[1, :, None] * Xᵀ')
+    >>> products_name("multihead_U_query[0]", "Xᵀ", 16, 7)
+    'multihead_U_query[0, 16]\n* Xᵀ[:, 7]'
     """
-    m, k = left.values.shape[1:]
-    n = right.values.shape[2]
-    label_width = max([LABEL_CHAR * len(str(name)) for name in (names or ())] + [OWN_COLORS_WIDTH])
-    margins = Margins(left=label_width + 0.3, bottom=LABEL_ROOM, top=LABEL_ROOM + NOTE_ROOM)
-    box = MatmulBox.fitted(layout, m, n, k, view, margins, max_pitch)
+    if column is None:
+        first, second = f"{_index(left, row)}, :, None]", right
+    else:
+        first, second = f"{_index(left, row)}]", f"{_index(right, ':')}, {column}]"
+    return f"{first} * {second}" if len(first) + len(second) <= LONG_PRODUCT else f"{first}\n* {second}"
+
+
+def _index(name: str, first) -> str:
+    """``name[first`` — or ``name[h, first`` for a head's slice ``name[h]``."""
+    return f"{name[:-1]}, {first}" if name.endswith("]") else f"{name}[{first}"
+
+
+def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result: CubeGrid,
+                   view=MATMUL_VIEW, run_time: float = 1.6, right_room=None) -> VGroup:
+    """Move ``left`` and ``right`` (labelled, on screen) into the row
+    ``left · right = result``, fitted to the stage area seen from ``view``
+    (the camera turns there); ``result`` (labelled) appears as empty slots.
+    ``right_room``: a label wider or taller than ``right``'s that will stand
+    in its place. Returns the signs "·" and "=" (shown)."""
+    targets = [left.copy(), right.copy(), result]
+    for target, grid in zip(targets, (left, right, result)):
+        target.label = grid.label
+    right.label.side = DOWN  # under the middle block: its label and the products' pass the others'
+    room = None
+    if right_room is not None:
+        room = VGroup(right.label.copy(), right_room.copy()).arrange(DOWN)
+        room.side = DOWN
+        room.stretch_to_fit_height(max(right.label.height, right_room.height))
+    layout.row(*targets, gap=SIGN_ROOM, view=view, room_for=[None, room, None])
+    scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
+               layout.follow(left, targets[0], view), layout.follow(right, targets[1], view), run_time=run_time)
+    signs = VGroup()
+    for before, after, sign in ((left, right, "·"), (right, result, "=")):
+        mark = Text(sign, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=layout.theme.ink)
+        gap = layout.screen_box([after])[0] - layout.screen_box([before])[2]
+        layout.beside([before], mark, [1.0, 0.0, 0.0], buff=(gap - mark.width) / 2)
+        layout.upright(mark)
+        signs.add(mark)
+    layout.place(result)
+    result.set_cell_opacity(SLOT_OPACITY)
+    scene.play(appear(result), appear(result.label), appear(signs), run_time=0.6)
+    return signs
+
+
+def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products, *,
+           names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
+           speed: float = 1.0) -> Matmul:
+    """Animate ``result = left @ right`` (``left`` m×k and ``right`` k×n,
+    labelled, on screen) as the module docstring tells: arranged, row 0 cell
+    by cell (the first ``cells`` of it; all by default), then every other row.
+
+    ``names`` = (left, right, result) as the code calls them; ``products``
+    is ``(m, n, k)``; ``say`` puts a caption up. Returns the result, labelled.
+    """
     say = say or (lambda text: None)
+    m, k = left.grid_shape[1:]
+    n = right.grid_shape[2]
+    left_name, right_name, result_name = names
+    result = left.like(result_values, result_range, dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
+    layout.name(result, result_name)
+    say(next(text for text in (
+        f"{result_name} = {left_name} · {right_name}: row i of {left_name} meets column j of {right_name} "
+        f"at cell (i, j)",
+        f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
+        "row i of the left block meets column j of the right one at cell (i, j) of the result")
+        if len(text) <= SHORT_CAPTION))
+    widest = layout.sized_label(products_name(left_name, right_name, m - 1, n - 1), (k,))
+    signs = arrange_matmul(scene, layout, viewpoint, left, right, result, view, right_room=widest)
+    products = np.asarray(products, float)
+    right_label = right.label
 
-    grow = box.pitch / left.pitch
-    result = left.like(result_values, result_range,
-                       dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
-    result.scale(grow).move_to(box.origin).set_cell_opacity(0.0)
-    scene.add(result)
+    def lift(i, j=None):
+        """Row i of ``left`` lifted out, turned upright onto column j of
+        ``right`` (or column 0, to spread over all), just in front of it."""
+        piece = left.subgrid((0, i))
+        piece.part_of = left
+        column = right.subgrid((0, slice(None), j if j is not None else 0))
+        _, _, out = right.axis_vectors()
+        shift = column.get_center() - out * right.pitch * 1.2 - piece.get_center()
+        return piece, turn(piece, -PI / 2, OUT, shift=shift)
 
-    left_shift = box.left_center() - left.get_center()
-    right_shift = box.right_center() - right.get_center()
-    scene.play(
-        turn(left, PI / 2, UP, shift=left_shift, scale=grow),
-        turn(right, PI / 2, RIGHT, shift=right_shift, scale=box.pitch / right.pitch),
-        viewpoint.turn(*view),
-        run_time=2.0 / speed,
-    )
-    interior = _place_products(products, box, left)
-    left_name, right_name, result_name = names or (None, None, None)
-    # the operands keep their own colors: the bar now describes the result
-    done = Matmul(result, *[layout.label(grid, name, shape, direction, buff=0.3, own_scale=grid is not result)
-                            if name else None
-                            for grid, name, shape, direction in ((left, left_name, (m, k), LEFT),
-                                                                 (right, right_name, (k, n), UP),
-                                                                 (result, result_name, (m, n), DOWN))])
-    # the block in focus from here on is the result, filling in
-    scene.play(appear(VGroup(*done.labels)), *legend.swap(result_name or "result", result.value_range),
-               run_time=0.5)
+    def products_label(piece, name, values):
+        """``piece`` (to show ``values`` on their own scale) named above ``right``, not shown."""
+        piece.part_of, piece.value_range = None, (float(values.min()), float(values.max()))
+        label = layout.name(piece, name, right_label.side, shape=values.shape)
+        layout.beside([right], label, label.side, buff=LABEL_BUFF)  # where the operand's label stood
+        layout.upright(label)
+        return label
 
-    def cell_step(rows, cols, index, text, run_time):
-        say(text)
-        scene.play(left.animate.highlight((0, rows)), right.animate.highlight((0, slice(None), cols)),
-                   run_time=0.5 * run_time)
-        pieces = interior.subgrid((slice(None), rows, cols))
-        scene.play(appear(pieces), run_time=0.6 * run_time)
-        _collapse(scene, pieces, result, index, box, 0.8 * run_time)
+    def show_products(piece, name, values, run_time):
+        """``piece`` recolored to ``values`` (its own scale), named above ``right``."""
+        label = products_label(piece, name, values)
+        scene.play(piece.animate.recolor(values, piece.value_range), right.animate.set_opacity(DIM / 2),
+                   *swap(right_label, label), run_time=run_time)
+        return label
 
-    for j in range(min(one_by_one, n)):
-        cell_step(0, j, (0, 0, j),
-                  f"row 0 · column {j}: {k} products side by side, summed into one cube",
-                  1.6 / speed)
-        if j == 0:  # the true arithmetic of the first cell, from the trace
-            say(cell_arithmetic(result_name or "result", left.values[0, 0], right.values[0, :, 0],
-                                result_values[0, 0]))
-            scene.wait(1.6 / speed)
-    if one_by_one < n:
-        cell_step(0, slice(one_by_one, n), (0, 0, slice(one_by_one, n)),
-                  "the rest of row 0: the same row against every column", 1.4 / speed)
+    def land(piece, label, cells_index, run_time, target_center):
+        """The products slide down into one cube per column (the sum) that lands in ``result``."""
+        x_axis, row_axis, _ = right.axis_vectors()
+        bottom = piece.get_center() + row_axis * (piece.height / 2)
+        scene.play(piece.animate.stretch(SUM_FLATTEN, 1, about_point=bottom).move_to(target_center)
+                   .set_opacity(0.0), result.animate.set_cell_opacity(1.0, cells_index),
+                   *swap(label, right_label), right.animate.set_opacity(DIM), run_time=run_time)
+        scene.remove(piece)
+
+    def cell(j, run_time, explain):
+        scene.play(left.animate.highlight((0, 0), DIM), right.animate.highlight((0, slice(None), j), DIM),
+                   result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), run_time=0.25 * run_time)
+        piece, lifting = lift(0, j)
+        scene.add(piece)
+        scene.play(lifting, run_time=0.3 * run_time)
+        label = show_products(piece, products_name(left_name, right_name, 0, j), products[0, j], 0.2 * run_time)
+        if explain:
+            say(cell_arithmetic(result_name, left.values[0, 0], right.values[0, :, 0], result_values[0, 0]))
+            scene.wait(2.0 / speed)
+        land(piece, label, (0, 0, j), 0.25 * run_time, result.cell_center(0, j))
+        if explain:
+            say(f"summed: one cube, {result_name}[0, 0] = {shown_value(result_values[0, 0])}")
+            scene.wait(0.8 / speed)
+
+    def row(i, run_time):
+        scene.play(left.animate.highlight((0, i), DIM), right.animate.clear_highlight(),
+                   result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), run_time=0.2 * run_time)
+        piece, lifting = lift(i)
+        scene.add(piece)
+        scene.play(lifting, run_time=0.25 * run_time)
+        values = products[i].T
+        spread = right.like(values, (float(values.min()), float(values.max())))
+        spread.align_cell((0, 0, 0), piece.cell_center(0, 0))
+        start = right.like(np.broadcast_to(left.values[0, i][:, None], (k, n)), left.value_range)
+        start.align_cell((0, 0, 0), piece.cell_center(0, 0)).stretch(1.0 / n, 0, about_point=piece.get_center())
+        label = products_label(spread, products_name(left_name, right_name, i), values)
+        scene.remove(piece)
+        scene.add(start)
+        scene.play(start.animate.become(spread), right.animate.set_opacity(DIM / 2), *swap(right_label, label),
+                   run_time=0.3 * run_time)
+        scene.remove(start)
+        scene.add(spread)
+        land(spread, label, (0, i), 0.2 * run_time, result.subgrid((0, i)).get_center())
+
+    first = n if cells is None else min(cells, n)
+    say(f"row 0 of {left_name} lies on column 0 of {right_name}: {k} pairs multiplied")
+    cell(0, 4.0 / speed, explain=True)
+    if first > 1:
+        say(f"row 0 against every column of {right_name}, one cell at a time")
+    for j in range(1, first):
+        cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False)
+    if first < n:
+        say("the rest of row 0 at once")
+        scene.play(result.animate.set_cell_opacity(1.0, (0, 0, slice(first, n))), run_time=0.6)
     if m > 1:
-        cell_step(slice(1, m), slice(None), (0, slice(1, m)),
-                  "all the remaining rows at once", 1.4 / speed)
+        say(f"every other row the same way: row i against all {n} columns at once")
+    for i in range(1, m):
+        row(i, max(0.9, 2.6 * 0.82 ** i) / speed)
     scene.play(left.animate.clear_highlight(), right.animate.clear_highlight(), run_time=0.4)
-    return done
+    return Matmul(result, signs)
 
 
-def batched_matmul(scene, layout: Layout, legend, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
-                   products_head0, *, names, say=None, result_range=None, speed: float = 1.4) -> CubeGrid:
+def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
+                   products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
+                   view=None) -> CubeGrid:
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
-    Head 0's slices leave their blocks (the other heads fade out) and go
-    through the matmul box cell by cell; then the other heads' results stack
-    up behind head 0's, one slice per head, along the head axis.
-    ``names`` = (left, right, result) of the whole 3D tensors. Returns the
-    3D result block (in the box's place, the camera at the matmul view).
+    ``left`` (h×m×k) and ``right`` (h×k×n), labelled, are on screen. Head 0's
+    slices leave their blocks (the other heads fade out) and go through
+    :func:`matmul`; then, head after head, the operands show head h's slices
+    and the result head h's, filled in row after row; last the results stack
+    up into the 3D block, seen from ``view``. ``names`` = (left, right,
+    result) of the whole tensors. Returns the 3D result block, labelled
+    ``names[2]`` (below it, not yet placed).
     """
     say = say or (lambda text: None)
     heads = left.grid_shape[0]
-    left_slices, right_slices = left.split(axis=0), right.split(axis=0)
-    scene.remove(left, right)
-    scene.add(*left_slices, *right_slices)
-    rest = left_slices[1:] + right_slices[1:]
-    m, k = left.grid_shape[1:]
-    n = right.grid_shape[2]
-    if rest:
-        say(f"head 0 first: one ordinary {m}×{k} · {k}×{n} matmul")
-        scene.play(*[vanish(s) for s in rest], run_time=0.4)
-    value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
     left_name, right_name, result_name = names
-    done = matmul(scene, layout, legend, viewpoint, left_slices[0], right_slices[0], result_values[0],
-                  products_head0, one_by_one=1, result_range=value_range, say=say, speed=speed,
-                  names=(f"{left_name}[0]", f"{right_name}[0]", f"{result_name}[0]"))
-    head0 = done.result
-    block = head0.like(result_values, value_range, dims=("heads",) + tuple(head0.dims[1:]))
-    block.align_cell((0, 0, 0), head0.cell_center(0, 0))
-    block.set_cell_opacity(0.0).set_cell_opacity(1.0, (0,))
-    # head 0's result keeps its name while the others join it
-    operand_labels = [m for m in (done.left_label, done.right_label) if m is not None]
-    scene.play(vanish(left_slices[0]), vanish(right_slices[0]), *map(vanish, operand_labels), run_time=0.5)
-    scene.remove(head0)
-    scene.add(block)
+    left_values, right_values = left.values.copy(), right.values.copy()
+    copies = np.allclose(right_values, right_values[:1])  # a broadcast: every head's right is the same
+    pieces = []
+    for block, name in ((left, left_name), (right, right_name)):
+        piece = block.subgrid((0,), values_shape=block.grid_shape[1:])
+        piece.dims = (None,) + tuple(block.dims[1:])
+        one = copies and block is right
+        layout.name(piece, name if one else f"{name}[0]", scale_of=None if one or heads == 1 else "all heads",
+                    stacked=True)
+        pieces.append(piece)
+    left0, right0 = pieces
+    rest = [block for block in (left, right)]
+    say(f"head 0 first: one ordinary {shape_text(left0.grid_shape[1:])} · {shape_text(right0.grid_shape[1:])} "
+        f"matmul" if heads > 1 else "one head: one ordinary matmul")
+    for piece in pieces:
+        layout.place(piece)
+    scene.add(left0, right0)
+    scene.play(*[vanish(b) for b in rest], *[vanish(b.label) for b in rest if getattr(b, "label", None)],
+               *swap(None, left0.label), *swap(None, right0.label), run_time=0.5)
+    value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
+    done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
+                  result_range=value_range, say=say, speed=speed,
+                  names=(left0.label.tensor_name, right0.label.tensor_name, f"{result_name}[0]"))
+    head = done.result
     if heads > 1:
-        say(f"heads 1 to {heads - 1}: the same matmul with their own slices, all at once")
-        scene.play(reveal_heads(block), run_time=min(2.4, 0.4 * heads))
-    if done.result_label is not None:
-        scene.play(vanish(done.result_label), run_time=0.3)
+        say(f"heads 1 to {heads - 1}: the same, each with its own slices, one after another")
+    for h in range(1, heads):
+        run = max(0.5, 1.6 * 0.8 ** h) / speed
+        olds = [left0.label, head.label] + ([] if copies else [right0.label])
+        layout.name(left0, f"{left_name}[{h}]", olds[0].side, scale_of="all heads", stacked=True)
+        layout.name(head, f"{result_name}[{h}]", olds[1].side, stacked=True)
+        news = [layout.place(left0), layout.place(head)]
+        if not copies:
+            layout.name(right0, f"{right_name}[{h}]", olds[2].side, scale_of="all heads", stacked=True)
+            news.append(layout.place(right0))
+        moves = [left0.animate.recolor(left_values[h], left.value_range)]
+        if not copies:
+            moves.append(right0.animate.recolor(right_values[h], right.value_range))
+        scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY),
+                   *[a for old, new in zip(olds, news) for a in swap(old, new)], run_time=0.35 * run)
+        head.recolor(result_values[h], value_range).set_cell_opacity(0.0)
+        scene.play(fill_rows(head), run_time=0.65 * run)
+    block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
+    block.align_cell((0, 0, 0), head.cell_center(0, 0))
+    layout.name(block, result_name, DOWN)
+    scene.remove(head)
+    scene.add(block)
+    if view:
+        layout.beside([block], block.label, DOWN, buff=LABEL_BUFF, view=view)
+    else:
+        layout.place(block)
+    layout.upright(block.label)
+    scene.play(vanish(left0), vanish(right0), vanish(left0.label), vanish(right0.label), *swap(head.label, block.label),
+               vanish(done.signs), *([viewpoint.turn(*view)] if view else []), run_time=0.8)
     return block
+
+
+def fill_rows(grid: CubeGrid) -> InPlace:
+    """The rows of a 2D ``grid`` appear one after another, top to bottom (from transparent)."""
+    rows = grid.grid_shape[1]
+
+    def update(block, alpha):
+        for r in range(rows):
+            block.set_cell_opacity(float(np.clip(alpha * rows - r, 0.0, 1.0)), (0, r))
+
+    return InPlace(grid, update)
 
 
 def reveal_heads(block: CubeGrid, first: int = 1) -> InPlace:

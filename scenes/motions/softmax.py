@@ -7,7 +7,8 @@ from manim import RIGHT, Mobject, Text, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import appear
-from ..components.labels import TEXT_FONT
+from ..components.colorbar import MASKED_SIGN
+from ..components.labels import TEXT_FONT, TEXT_SIZE
 from ..components.numbers import row_numbers
 
 __all__ = ["mask_later_tokens", "softmax_rows"]
@@ -25,7 +26,8 @@ def mask_later_tokens(scene, layout, grids: list[CubeGrid], run_time: float = 1.
     later = (slice(None), rows, cols)
     first = grids[0]
     centre = np.mean([first.cell_center(r, c) for r, c in zip(rows, cols)], axis=0)
-    mark = Text("−∞", font=TEXT_FONT, font_size=max(14, min(30, int(90 * first.pitch))), color=layout.theme.ink)
+    mark = Text(MASKED_SIGN, font=TEXT_FONT, font_size=max(TEXT_SIZE, min(30, int(90 * first.pitch))),
+                color=layout.theme.ink)
     mark.move_to(centre + np.array([0.0, 0.0, first.cube_edge]))
     mark.on_block = True  # it names the dark cells it lies on
     layout.upright(mark)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import PI, Mobject
+from manim import PI, Create, DashedLine, Mobject
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace
+from ..components.fades import InPlace, vanish
 
 __all__ = ["turn", "transpose_turn", "permute_last_two"]
 
@@ -28,15 +28,21 @@ def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: 
     return InPlace(mob, update, **kwargs)
 
 
-def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1.6) -> CubeGrid:
+def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1.6, axis_color=None) -> CubeGrid:
     """Show ``grid.T`` as the block turning half a turn about its main diagonal.
 
     Cell (i, j) travels to (j, i); the turned block is then swapped for a grid
-    of the transposed values (same colors), which looks identical.
+    of the transposed values (same colors), which looks identical. With
+    ``axis_color``, the diagonal it turns about is drawn while it turns.
     """
     x_axis, row_axis, _ = grid.axis_vectors()
     corner = grid.cell_center(0, 0)
+    axis = [_diagonal(grid, axis_color)] if axis_color is not None else []
+    if axis:
+        scene.play(Create(axis[0]), run_time=0.5)
     scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), run_time=run_time)
+    if axis:
+        scene.play(*map(vanish, axis), run_time=0.4)
     depth, rows, cols = grid.dims
     result = grid.like(transposed_values, grid.value_range, dims=(depth, cols, rows))
     result.align_cell((0, 0, 0), corner)
@@ -45,18 +51,34 @@ def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1
     return result
 
 
-def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1.8) -> CubeGrid:
-    """``permute(0, 2, 1)``: every head slice turns about its own diagonal at once."""
+def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1.8, axis_color=None) -> CubeGrid:
+    """``permute(0, 2, 1)``: every head slice turns about its own diagonal at
+    once (with ``axis_color``, the diagonals drawn while they turn)."""
     x_axis, row_axis, _ = grid.axis_vectors()
     slices = grid.split(axis=0)
     corner = grid.cell_center(0, 0, 0)
     scene.remove(grid)
     scene.add(*slices)
+    axes = [_diagonal(s, axis_color) for s in slices] if axis_color is not None else []
+    if axes:
+        scene.play(*[Create(a) for a in axes], run_time=0.5)
     scene.play(*[turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)) for s in slices],
                run_time=run_time)
+    if axes:
+        scene.play(*map(vanish, axes), run_time=0.4)
     depth, rows, cols = grid.dims
     result = grid.like(permuted_values, grid.value_range, dims=(depth, cols, rows))
     result.align_cell((0, 0, 0), corner)
     scene.remove(*slices)
     scene.add(result)
     return result
+
+
+def _diagonal(grid: CubeGrid, color) -> DashedLine:
+    """The main diagonal of a 2D ``grid``'s square part, a little beyond both ends."""
+    x_axis, row_axis, _ = grid.axis_vectors()
+    corner = grid.cell_center(0, 0)
+    direction = (x_axis + row_axis) / np.linalg.norm(x_axis + row_axis)
+    reach = (min(grid.grid_shape[1:]) - 1) * grid.pitch * np.sqrt(2)
+    return DashedLine(corner - direction * grid.pitch, corner + direction * (reach + grid.pitch),
+                      color=color, stroke_width=3)

@@ -8,11 +8,11 @@ __all__ = ["SoftmaxRows"]
 class SoftmaxRows(RowSoftmaxStage):
     number = 4
     slug = "softmax"
-    title = "Attention weights: softmax along rows"
-    summary = "softmax along each row of ω: exponentiate, divide by the row sum, each row sums to 1"
-    code = "attention_weights = F.softmax(omega, dim=1)"
+    title = "Attention weights α = softmax(ω)"
+    summary = "softmax along each row of ω into α: exponentiate, divide by the row sum, each row sums to 1"
+    code = "attention_weights = F.softmax(omega_mat, dim=1)"
     formula_tex = r"\alpha_{ij} = \frac{\exp(\omega_{ij})}{\sum_{j'} \exp(\omega_{ij'})}"
-    mask_code = "attention_weights = F.softmax(omega.masked_fill(mask, float('-inf')), dim=1)"
+    mask_code = "attention_weights = F.softmax(omega_mat.masked_fill(mask, float('-inf')), dim=1)"
     scores_key = "s03_omega"
     masked_key = "s04_masked_omega"
     weights_key = "s04_attention_weights"

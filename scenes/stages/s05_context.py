@@ -12,21 +12,21 @@ class ContextVectors(MatmulStage):
     number = 5
     follows_mask = True
     slug = "context"
-    title = "Context vectors Z = A · X"
-    summary = "matmul A (8×8) · X (8×16): each row of Z is a weighted mix of the token rows of X"
+    title = "Context vectors Z = α · X"
+    summary = "matmul α (8×8) · X (8×16): each row of Z is a weighted mix of the token rows of X"
     code = "context_vectors = torch.matmul(attention_weights, embedded_sentence)"
     formula_tex = r"z^{(i)} = \sum_j \alpha_{ij}\, x^{(j)}"
     left_key, right_key, result_key = "s04_attention_weights", "s02_embedded_sentence", "s05_context_vectors"
-    names = ("A", "X", "Z")
-    intro = "attention weights A ({left}) and the embeddings X ({right})"
-    outro = "row i of Z: the rows of X mixed by row i of A"
+    names = ("α", "X", "Z")
+    intro = "the attention weights α ({left}) and the embeddings X ({right})"
+    outro = "row i of Z: the rows of X mixed by row i of α"
     compare_key, compare_name = "s02_embedded_sentence", "stage 2: X"
 
     def remark(self):
         """Say plainly when A is nearly the identity, so Z is nearly X (the default example)."""
         own = np.diag(self.trace[self.left_key])
         if own.min() >= IDENTITY_LIKE:
-            return f"here A ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: little mixing"
+            return f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: little mixing"
         return f"here a token keeps {own.mean():.0%} of its own row on average, the rest from the others"
 
 

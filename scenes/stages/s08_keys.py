@@ -12,4 +12,5 @@ class Keys(ProjectionStage):
     summary = "matmul U_key (17×16) · Xᵀ (16×8) = 17×8, then .T turns it into K (8×17)"
     code = "keys = U_key.matmul(embedded_sentence.T).T"
     weight_key, result_key = "s06_U_key", "s08_keys"
-    weight_name, result_name, role = "U_key", "K = keys", "key"
+    weight_name, result_name, role = "U_key", "K", "key"
+    first_of, speed = "7", 1.5

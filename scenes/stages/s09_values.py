@@ -12,4 +12,5 @@ class Values(ProjectionStage):
     summary = "matmul U_value (18×16) · Xᵀ (16×8) = 18×8, then .T turns it into V (8×18)"
     code = "values = U_value.matmul(embedded_sentence.T).T"
     weight_key, result_key = "s06_U_value", "s09_values"
-    weight_name, result_name, role = "U_value", "V = values", "value"
+    weight_name, result_name, role = "U_value", "V", "value"
+    first_of, speed = "7", 1.5

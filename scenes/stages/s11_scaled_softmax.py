@@ -1,41 +1,64 @@
 """Stage 11: divide by √d_k, then softmax along rows; compare with stage 4."""
 
-from manim import UP
+import numpy as np
+from manim import DOWN
 
+from scenes.components.fades import appear, swap
+from scenes.components.numbers import shown_value
 from scenes.storyboards.row_softmax import RowSoftmaxStage
-from scenes.components.fades import appear
-
 
 __all__ = ["ScaledSoftmax"]
+
+ONE_HOT = 0.99  # a row whose largest weight is at least this is one-hot to the eye
 
 
 class ScaledSoftmax(RowSoftmaxStage):
     number = 11
     slug = "scaled_softmax"
     title = "Scaled softmax"
-    summary = "divide ω by √d_k = √17 (all cubes recolor), softmax along rows; compare with stage 4"
+    summary = "divide ω′ by √d_k = √17 (all cubes recolor), softmax along rows into α′; compare with stage 4"
     code = "attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)"
-    formula_tex = r"\alpha_{ij} = \mathrm{softmax}_j\!\left(\omega_{ij} / \sqrt{d_k}\right)"
+    formula_tex = r"\alpha'_{ij} = \mathrm{softmax}_j\!\left(\omega'_{ij} / \sqrt{d_k}\right)"
     mask_code = "attention_weights = F.softmax((omegas / d_k**0.5).masked_fill(mask, float('-inf')), dim=-1)"
     scores_key = "s10_omegas"
     masked_key = "s11_masked_scaled_omegas"
     weights_key = "s11_attention_weights"
-    scores_name = "ω"
-    inset_share = 0.24
+    scores_name = "ω′"
+    weights_name = "α′"
+    inset_share = 0.22
 
-    def show_scores(self, grid, label):
+    def show_scores(self, scores):
         scaled = self.trace["s11_scaled_omegas"]
         self.step("scale")
-        root = self.cfg.d_k ** 0.5
-        name = f"ω / √{self.cfg.d_k}"
-        self.say(f"÷ √d_k = √{self.cfg.d_k} = {root:.3g}: every score {root:.3g}× smaller, the same pattern")
-        self.play(grid.animate.recolor(scaled), *self.legend.swap(name, scaled), run_time=1.5)
-        label = self.relabel(label, grid, name, scaled.shape, UP)
-        self.wait(0.8)
-        return scaled, label
+        d_k = self.cfg.d_k
+        root = d_k ** 0.5
+        self.say(f"÷ √d_k = √{d_k} = {root:.3g}: every score {root:.3g}× smaller, the same pattern")
+        old = scores.label
+        scores.value_range = (float(scaled.min()), float(scaled.max()))
+        self.layout.name(scores, f"ω′ / √{d_k}", DOWN)
+        self.layout.place(scores)
+        self.play(scores.animate.recolor(scaled), *swap(old, scores.label), run_time=1.5)
+        self.scale_note = f"/√{d_k}"
+        self.wait(0.6)
+        self.say(self.why_scale(scaled))
+        self.wait(1.6)
+        return scaled
+
+    def why_scale(self, scaled) -> str:
+        """What ÷√d_k does to these numbers, said from them: the median lead
+        of a row's top score over its runner-up, before and after."""
+        ordered = np.sort(scaled, axis=-1)
+        lead = float(np.median(ordered[:, -1] - ordered[:, -2]))
+        before = lead * self.cfg.d_k ** 0.5
+        top = np.exp(-lead)  # the runner-up's weight beside the top's, at the median lead
+        if top < 1 - ONE_HOT:
+            return (f"a row's top still leads by ~{shown_value(lead)} (was ~{shown_value(before)}): "
+                    f"exp keeps it far ahead: one-hot rows")
+        return (f"a row's top leads by ~{shown_value(lead)}, not ~{shown_value(before)}: "
+                f"the runner-up keeps {top:.0%} of its weight")
 
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)
-        other, label = self.inset("s04_attention_weights", "stage 4: A", self.inset_share, beside=grid)
-        self.say("compare stage 4 (no projections, no ÷√d_k): other weights")
-        self.play(appear(other), appear(label))
+        other = self.inset("s04_attention_weights", "stage 4: α", self.inset_share, beside=grid)
+        self.say("compare stage 4's α (no projections, no ÷√d_k): other weights")
+        self.play(appear(other), appear(other.label))

@@ -9,12 +9,12 @@ class ScaledContext(MatmulStage):
     number = 12
     follows_mask = True
     slug = "context_values"
-    title = "Context vectors Z = A · V"
-    summary = "matmul A (8×8) · V (8×18) = 8×18 context vectors; compare with stage 5"
+    title = "Context vectors Z′ = α′ · V"
+    summary = "matmul α′ (8×8) · V (8×18) = 8×18 context vectors Z′; compare with Z of stage 5"
     code = "context_vectors = attention_weights.matmul(values)"
     formula_tex = r"z^{(i)} = \sum_j \alpha_{ij}\, v^{(j)}"
     left_key, right_key, result_key = "s11_attention_weights", "s09_values", "s12_context_vectors"
-    names = ("A", "V", "Z")
-    intro = "the scaled attention weights A ({left}) and the values V ({right})"
-    outro = "each token's context: the values mixed by its attention weights"
-    compare_key, compare_name = "s05_context_vectors", "stage 5: A·X"
+    names = ("α′", "V", "Z′")
+    intro = "the attention weights α′ ({left}) and the values V ({right})"
+    outro = "row i of Z′: the rows of V mixed by row i of α′"
+    compare_key, compare_name = "s05_context_vectors", "stage 5: Z = α·X"

@@ -1,52 +1,80 @@
-"""Stage 13: the multi-head projection tensors, the head axis in depth."""
+"""Stage 13: the multi-head projection tensors, the head axis in depth, pulled apart to count the heads."""
 
-from manim import DOWN
+from manim import DOWN, UP, VGroup
 
 from scenes.base import StageScene
-from scenes.components.labels import shape_text
-from scenes.layout import NOTE_ROOM, STACKED_LABEL_ROOM, Margins
-from scenes.motions.heads import spread_heads
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
+from scenes.components.labels import note_text, shape_text
+from scenes.layout import Margins
 
 __all__ = ["MultiheadProjections"]
+
+APART = 3.0  # pitches between two head slices once pulled apart
+APART_VIEW = (1.0, 0.35)  # from the side: the gaps between the slices show
+DIM = 0.2
 
 
 class MultiheadProjections(StageScene):
     number = 13
     slug = "multihead_projections"
     title = "Multi-head projection tensors"
-    summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth; the query block's heads pulled apart"
+    summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth, pulled apart so the heads can be counted"
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"
             "multihead_U_key = torch.rand(h, d_k, d); multihead_U_value = torch.rand(h, d_v, d)")
     paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) cut into h = {heads} blocks\n"
                   "multihead_U_key = torch.rand(h, d // h, d); multihead_U_value = torch.rand(h, d // h, d)")
-    view = (0.35, 0.25)
+    view = (0.55, 0.32)
 
     def storyboard(self):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
         names = ("multihead_U_query", "multihead_U_key", "multihead_U_value")
         heads = self.cfg.heads
-        blocks = [self.tensor_grid(k) for k in keys]
-        # three long names: each over its shape, to leave the blocks room
-        self.layout.row(*blocks, names=names, gap=0.8, margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
-        # the bar describes the query block; the other two say their own ranges
-        labels = [self.layout.label(b, n, self.trace[k].shape, DOWN, stacked=True, own_scale=n != names[0])
-                  for b, n, k in zip(blocks, names, keys)]
+        blocks = [self.block(k, n, direction=DOWN, stacked=True) for k, n in zip(keys, names)]
+        self.layout.row(*blocks, gap=0.9, margins=Margins(top=0.5))
+        # room for the blocks pulled apart, seen from the side: each as deep as its heads with gaps between
+        rooms = [b.copy() for b in blocks]
+        for room, block in zip(rooms, blocks):
+            room.label = block.label
+            room.stretch(1 + (heads - 1) * (APART - 1) / max(heads, 1), 2)
+        self.layout.row(*rooms, gap=0.9, margins=Margins(top=0.5), view=APART_VIEW)
         self.step("blocks")
         if self.paper(self.cfg):
             d = self.cfg.d
-            self.say(f"the paper: one {d}×{d} matrix W_Q, cut into h = {heads} heads of {d}/{heads} = "
+            self.say(f"the paper: one {d}×{d} matrix W_Q cut into h = {heads} heads of {d}/{heads} = "
                      f"{self.cfg.head_k} rows each")
         else:
             self.say(f"one projection matrix per head, stacked along a new first axis: h = {heads}")
-        self.play(*[appear(b) for b in blocks], *[appear(l) for l in labels], run_time=1.2)
-        self.legend.show(names[0], self.trace[keys[0]])
+        self.play(*[appear(b) for b in blocks], *[appear(self.layout.place(b)) for b in blocks], run_time=1.0)
+        self.wait(0.8)
 
         self.step("heads")
+        self.say(f"pulled apart along that axis: {heads} slices in each block, one per head")
+        slices = [b.split(axis=0) for b in blocks]
+        for block, pieces in zip(blocks, slices):
+            self.remove(block)
+            self.add(*pieces)
+        moves = []
+        for block, room, pieces in zip(blocks, rooms, slices):
+            target = block.copy().scale(room.pitch / block.pitch).move_to(room)
+            _, _, back = target.axis_vectors()
+            for h, (piece, there) in enumerate(zip(pieces, target.split(axis=0))):
+                there.shift(back * target.pitch * (APART - 1) * (h - (heads - 1) / 2))
+                moves.append(piece.animate.become(there))
+        follow = [self.layout.follow(b, r, APART_VIEW) for b, r in zip(blocks, rooms)]
+        self.play(*moves, self.viewpoint.turn(*APART_VIEW), *follow, run_time=2.0)
+        tags = VGroup(*[note_text(f"head {h}", self.theme, color=self.theme.muted) for h in (0, heads - 1)])
+        for tag, piece in zip(tags, (slices[0][0], slices[0][-1])):
+            self.layout.beside([piece], tag, UP, buff=0.12)
+        self.layout.upright(*tags)
+        self.play(appear(tags), run_time=0.4)
         q, k, v = (self.trace[key].shape[1:] for key in keys)
-        self.say(f"{names[0]} pulled apart along its first axis: {heads} slices of {shape_text(q)}")
-        self.play(*[vanish(b) for b in blocks[1:]], *map(vanish, labels), run_time=0.6)
-        spread_heads(self, self.layout, self.viewpoint, blocks[0], name=names[0])
         self.say(f"each head has its own {shape_text(q)} query, {shape_text(k)} key "
                  f"and {shape_text(v)} value matrix")
+        self.wait(1.2)
+
+        self.step("head 0")
+        self.say("head 0 uses slice 0 of all three: multihead_U_query[0], multihead_U_key[0], multihead_U_value[0]")
+        self.play(*[p.animate.set_opacity(DIM) for pieces in slices for p in pieces[1:]], run_time=1.0)
         self.wait(1.0)
+        self.say(f"heads 1 to {heads - 1} the same, each with its own slices" if heads > 1 else "one head here")
+        self.play(*[p.animate.set_opacity(1.0) for pieces in slices for p in pieces[1:]], run_time=0.8)

@@ -14,4 +14,6 @@ class MultiheadKeys(MultiheadProjectionStage):
             "multihead_keys = multihead_keys.permute(0, 2, 1)")
     weight_key, before_key, result_key = (
         "s13_multihead_U_key", "s15_multihead_keys_before_permute", "s15_multihead_keys")
-    weight_name, result_name, transpose_code = "multihead_U_key", "multihead_keys", "permute(0, 2, 1), as swapaxes(1, 2)"
+    weight_name, result_name = "multihead_U_key", "multihead_keys"
+    transpose_code = "permute(0, 2, 1), stage 14's swapaxes(1, 2) in other words"
+    first_of, speed = "14", 2.0

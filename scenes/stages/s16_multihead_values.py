@@ -1,8 +1,5 @@
 """Stage 16: multi-head values (as 14, no transpose yet)."""
 
-from manim import DOWN
-
-from scenes.components.fades import appear
 from scenes.components.labels import shape_text
 from scenes.storyboards.multihead_projection import MultiheadProjectionStage
 
@@ -18,9 +15,10 @@ class MultiheadValues(MultiheadProjectionStage):
     weight_key, before_key, result_key = (
         "s13_multihead_U_value", "s16_multihead_values", "s16_multihead_values")
     weight_name, result_name = "multihead_U_value", "multihead_values"
+    first_of, speed = "14", 2.0
 
     def finish(self, result):
-        shape = self.trace[self.result_key].shape
-        self.settle(result)
-        self.say(f"multihead_values: {shape_text(shape)} - kept like this until stage 19 turns it")
-        self.play(appear(self.layout.label(result, self.result_name, shape, DOWN)), run_time=0.4)
+        self.close_on(result, view=self.view, run_time=1.2)
+        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, not turned yet: "
+                 f"stage 19 turns it")
+        self.wait(1.2)

@@ -5,10 +5,9 @@ from manim import DOWN
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.layout import NOTE_ROOM, STACKED_LABEL_ROOM, Margins
-from scenes.motions.heads import spread_heads
-from scenes.motions.matmul import batched_matmul
 from scenes.components.fades import appear, vanish
+from scenes.motions.heads import focus_heads
+from scenes.motions.matmul import batched_matmul
 
 __all__ = ["MultiheadOmegas"]
 
@@ -16,46 +15,43 @@ __all__ = ["MultiheadOmegas"]
 class MultiheadOmegas(StageScene):
     number = 17
     slug = "multihead_omegas"
-    title = "Multi-head scores ω = Q · Kᵀ per head"
-    summary = "one matmul per head: 9×8×17 · 9×17×8 = 9×8×8; each head's scores differ (compare 10)"
+    title = "Multi-head scores, one Q · Kᵀ per head"
+    summary = "one matmul per head: 9×8×17 · 9×17×8 = 9×8×8; each head's scores (compare ω′ of stage 10)"
     code = "multihead_omegas = multihead_queries.matmul(multihead_keys.swapaxes(1, 2))"
     view = (0.5, 0.3)
 
     def storyboard(self):
-        q = self.trace["s14_multihead_queries"]
-        k = self.trace["s15_multihead_keys"]
         omegas = self.trace["s17_multihead_omegas"]
-        keys_t_values = np.swapaxes(k, 1, 2)
-        queries = self.tensor_grid("s14_multihead_queries")
-        keys_t = self.tensor_grid("s15_multihead_keys", transposed=True)
-        q_name, k_name = "multihead_queries", "multihead_keys.swapaxes(1, 2)"
-        self.layout.row(queries, keys_t, names=(q_name, k_name), gap=1.0,
-                     margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM))
-        labels = [self.layout.label(queries, q_name, q.shape, DOWN, stacked=True),
-                  self.layout.label(keys_t, k_name, keys_t_values.shape, DOWN, stacked=True, own_scale=True)]
+        queries = self.block("s14_multihead_queries", "multihead_queries", direction=DOWN)
+        keys_t = self.block("s15_multihead_keys", "multihead_keys.mT", transposed=True, direction=DOWN)
+        self.layout.row(queries, keys_t, gap=1.4)
         self.step("operands")
-        self.say("per head: the queries and the keys turned, Kᵀ")
-        self.play(appear(queries), appear(keys_t), *map(appear, labels))
-        self.legend.show(q_name, q)
+        self.say("per head: the queries, and the keys turned (.mT is swapaxes(1, 2): each slice transposed)")
+        self.play(appear(queries), appear(keys_t), appear(self.layout.place(queries)),
+                  appear(self.layout.place(keys_t)))
 
-        self.step("batched matmul")
-        self.play(*map(vanish, labels), run_time=0.3)
-        result = batched_matmul(self, self.layout, self.legend, self.viewpoint, queries, keys_t, omegas,
-                                matmul_products(q[0], keys_t_values[0]), names=("Q", "Kᵀ", "ω"), say=self.say)
-        r_label = self.layout.label(result, "multihead_omegas", omegas.shape, DOWN)
-        self.play(appear(r_label), *self.legend.swap("multihead_omegas", omegas), run_time=0.5)
+        self.step("matmul per head")
+        result = batched_matmul(self, self.layout, self.viewpoint, queries, keys_t, omegas,
+                                matmul_products(queries.values[0], keys_t.values[0]),
+                                names=("multihead_queries", "multihead_keys.mT", "multihead_omegas"),
+                                say=self.say, view=self.view)
+        self.close_on(result, view=self.view, run_time=1.0)
 
         self.step("heads")
-        self.say("the heads side by side: each head's own scores (from random projections)")
-        self.play(vanish(r_label), run_time=0.3)
-        area = self.layout.area()
-        slices = spread_heads(self, self.layout, self.viewpoint, result, name="multihead_omegas",
-                              area=area.part(0.0, 1 - INSET_SHARE), words=self.cfg.sentence).slices
-        other, caption = self.inset("s10_omegas", "stage 10: Q·Kᵀ", INSET_SHARE, max_pitch=slices[0].pitch)  # as a head
-        self.say("right: stage 10's scores (one-head attention), on their own colors")
-        self.play(appear(other), appear(caption))
-        self.wait(0.6)
-        self.say("if the heads look alike: their projections are torch.rand, not trained")
+        self.say("every head's scores side by side: head 0 large, with its words")
+        self.play(vanish(result.label), run_time=0.3)
+        focus_heads(self, self.layout, self.viewpoint, result, "multihead_omegas", self.cfg.sentence)
+        self.say(self.remark(omegas))
+        self.wait(1.2)
 
-
-INSET_SHARE = 0.28  # of the stage area's width, right, for stage 10's single-head scores
+    def remark(self, omegas) -> str:
+        """How alike the heads' score patterns are, said from the numbers."""
+        flat = omegas.reshape(omegas.shape[0], -1)
+        if omegas.shape[0] < 2:
+            return "one head: the same scores as ω′ of stage 10, in the paper's sizes"
+        corr = np.corrcoef(flat)
+        mean = float(corr[np.triu_indices(len(flat), 1)].mean())
+        if mean > 0.8:
+            return (f"the heads' scores look alike (correlation {mean:.2f}): "
+                    f"their projections are torch.rand, not trained")
+        return f"each head scores its own way (mean correlation between heads {mean:.2f})"

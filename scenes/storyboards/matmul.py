@@ -1,19 +1,17 @@
-"""A stage whose operation is one matmul: the operands side by side, the matmul box, the result's closing shot."""
+"""A stage whose operation is one matmul: the operands, ``A · B = C`` filled in, the result's closing shot."""
 
-from manim import UP
+from manim import RIGHT
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.layout import LABEL_ROOM, NOTE_ROOM, Margins
+from scenes.components.fades import appear
 from scenes.components.labels import shape_text
+from scenes.layout import Margins
 from scenes.motions.matmul import matmul
-from scenes.components.fades import appear, vanish
 
+__all__ = ["MatmulStage", "INSET_SHARE"]
 
-OWN_COLORS = "own colors: −0.00 to 0.000"  # how wide that label line is, for the layout
 INSET_SHARE = 0.3  # of the stage area's width, right, for the inset of an earlier stage
-
-__all__ = ["MatmulStage"]
 
 
 class MatmulStage(StageScene):
@@ -23,45 +21,37 @@ class MatmulStage(StageScene):
     names = ("A", "B", "C")
     intro = ""  # {left} and {right}: the operands' shapes
     outro = ""
-    result_rows_are_tokens = True
+    columns_are_tokens = False  # the result is an attention map: words on its columns too
     left_transposed = right_transposed = False
     compare_key: str | None = None
     compare_name = ""
 
-    def operand(self, key, transposed):
-        values = self.trace[key]
-        return values.T if transposed else values
-
     def storyboard(self):
-        left_values = self.operand(self.left_key, self.left_transposed)
-        right_values = self.operand(self.right_key, self.right_transposed)
+        left = self.block(self.left_key, self.names[0], self.left_transposed)
+        shared = left.value_range if self.right_key == self.left_key else None
+        right = self.block(self.right_key, self.names[1], self.right_transposed, value_range=shared)
         result_values = self.trace[self.result_key]
-        left_range = (float(self.trace[self.left_key].min()), float(self.trace[self.left_key].max()))
-        right_range = (float(self.trace[self.right_key].min()), float(self.trace[self.right_key].max()))
-        left = self.tensor_grid(self.left_key, self.left_transposed, value_range=left_range)
-        right = self.tensor_grid(self.right_key, self.right_transposed, value_range=right_range)
-        self.layout.row(left, right, names=(OWN_COLORS, self.names[1]), margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
-        labels = [self.layout.label(left, self.names[0], left_values.shape, own_scale=True),
-                  self.layout.label(right, self.names[1], right_values.shape)]
+        self.layout.row(left, right)
         self.step("operands")
-        self.say(self.intro.format(left=shape_text(left_values.shape), right=shape_text(right_values.shape)))
-        self.play(appear(left), appear(right), *map(appear, labels))
-        self.legend.show(self.names[1], right_range)
-        self.wait(0.4)
+        self.say(self.intro.format(left=shape_text(left.source_shape), right=shape_text(right.source_shape)))
+        self.play(appear(left), appear(right), appear(self.layout.place(left)), appear(self.layout.place(right)))
+        self.wait(0.6)
 
         self.step("matmul")
-        self.play(*map(vanish, labels), run_time=0.3)
-        done = matmul(self, self.layout, self.legend, self.viewpoint, left, right, result_values,
-                      matmul_products(left_values, right_values), say=self.say, names=self.names)
+        done = matmul(self, self.layout, self.viewpoint, left, right, result_values,
+                      matmul_products(left.values[0], right.values[0]), say=self.say, names=self.names)
         result = done.result
+
         self.step("result")
-        margins = Margins(left=self.layout.word_room(self.cfg.sentence) if self.result_rows_are_tokens else 0.0,
-                          top=LABEL_ROOM,
+        words = self.cfg.sentence
+        result.label.side = RIGHT
+        margins = Margins(left=self.layout.word_room(words),
+                          top=self.layout.word_room(words) if self.columns_are_tokens else 0.0,
                           right=INSET_SHARE * self.layout.area().width if self.compare_key else 0.0)
-        self.close_on(result, left, right, *done.labels, margins=margins)
-        extras = [self.layout.label(result, self.names[2], result_values.shape, UP)]
-        if self.result_rows_are_tokens:
-            extras.append(self.layout.word_labels(result, self.cfg.sentence))
+        self.close_on(result, left, right, left.label, right.label, done.signs, margins=margins)
+        extras = [self.layout.word_labels(result, words)]
+        if self.columns_are_tokens:
+            extras.append(self.layout.column_words(result, words))
         self.say(self.outro)
         self.play(*map(appear, extras))
         self.compare(result)
@@ -76,5 +66,5 @@ class MatmulStage(StageScene):
     def compare(self, result):
         if not self.compare_key:
             return
-        other, caption = self.inset(self.compare_key, self.compare_name, INSET_SHARE, beside=result)
-        self.play(appear(other), appear(caption))
+        other = self.inset(self.compare_key, self.compare_name, INSET_SHARE, beside=result)
+        self.play(appear(other), appear(other.label))

@@ -1,76 +1,79 @@
-"""Xᵀ broadcast along the head axis, the batched matmul per head, an optional transpose (stages 14-16)."""
+"""Xᵀ broadcast along the head axis, the matmul per head, then the turn of every head's slice (stages 14-16)."""
 
 from manim import DOWN, UP, Dot
 
 from tensors import matmul_products
 from scenes.base import StageScene
+from scenes.components.fades import appear, swap, vanish
+from scenes.components.labels import BlockLabel, shape_text
 from scenes.components.projection import project
-from scenes.layout import LABEL_ROOM, NOTE_ROOM, STACKED_LABEL_ROOM, Margins, ghost
+from scenes.layout import Margins, ghost
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul
 from scenes.motions.turns import permute_last_two
-from scenes.components.fades import appear, vanish
 
 __all__ = ["MultiheadProjectionStage"]
 
 
 class MultiheadProjectionStage(StageScene):
-    """Broadcast Xᵀ along the head axis, batched matmul, optional transpose."""
+    """Broadcast Xᵀ along the head axis, batched matmul, optional turn of each head's slice."""
 
     weight_key = before_key = result_key = ""  # a stage names its tensors ...
     weight_name = result_name = transpose_code = ""  # ... and what the picture calls them
+    first_of = ""  # the stage whose storyboard this one repeats ("" for the first)
+    speed = 1.4
     view = (0.5, 0.3)
 
     def storyboard(self):
-        u = self.trace[self.weight_key]
-        x = self.trace["s02_embedded_sentence"]
-        before = self.trace[self.before_key]
         heads = self.cfg.heads
-        weight = self.tensor_grid(self.weight_key)
-        xt = self.tensor_grid("s02_embedded_sentence", transposed=True)
+        before = self.trace[self.before_key]
+        weight = self.block(self.weight_key, self.weight_name, direction=DOWN, stacked=True)
+        xt = self.block("s02_embedded_sentence", "Xᵀ", transposed=True, direction=DOWN, stacked=True)
         # room for what Xᵀ becomes: one copy per head, along the head axis
-        stack_room = ghost(xt, (heads,) + x.T.shape)
-        # long names: each over its shape
-        self.layout.row(weight, stack_room, names=(self.weight_name, "Xᵀ broadcast"), gap=1.4,
-                     margins=Margins(bottom=STACKED_LABEL_ROOM + NOTE_ROOM, top=LABEL_ROOM))
-        xt.scale(stack_room.pitch / xt.pitch).align_cell((0, 0, 0), stack_room.cell_center(0, 0, 0))
-        w_label = self.layout.label(weight, self.weight_name, u.shape, DOWN, stacked=True)
-        x_label = self.layout.label(xt, "Xᵀ", x.T.shape, DOWN, stacked=True, own_scale=True)
+        room = ghost(xt, (heads,) + xt.grid_shape[1:])
+        broadcast_name = "Xᵀ broadcast"
+        room.label = BlockLabel(broadcast_name, (heads,) + xt.source_shape, self.theme, xt.value_range, stacked=True)
+        room.label.side = DOWN
+        self.layout.row(weight, room, gap=1.6, margins=Margins(top=0.8))  # the counter above the copies
+        xt.scale(room.pitch / xt.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
         self.step("operands")
-        self.say(f"{self.weight_name} has {heads} heads; Xᵀ is a single 2D matrix")
-        self.play(appear(weight), appear(xt), appear(w_label), appear(x_label))
-        self.legend.show(self.weight_name, u)
+        if self.first_of:
+            self.say(f"as stage {self.first_of}, with {self.weight_name}: {heads} heads against one Xᵀ")
+        else:
+            self.say(f"{self.weight_name} has {heads} heads (in depth); Xᵀ is one 2D matrix")
+        self.play(appear(weight), appear(xt), appear(self.layout.place(weight)), appear(self.layout.place(xt)))
 
         self.step("broadcast")
-        self.say("broadcasting: Xᵀ is copied along the head axis, once per head")
-        counter_at = self.layout.beside([stack_room], Dot(), UP, buff=0.25).get_center()
+        self.say(f"broadcasting: matmul copies Xᵀ along the head axis, once per head: ×{heads}")
+        counter_at = self.layout.beside([room], Dot(), UP, buff=0.35).get_center()
         counter_at = project(self.camera, counter_at[None])[0]
-        copied = broadcast_copies(self, self.layout, xt, heads, [*counter_at, 0.0])
-        stack, counter = copied.block, copied.counter
-        x_label = self.relabel(x_label, stack, "Xᵀ broadcast", (heads,) + x.T.shape, DOWN, stacked=True,
-                               own_scale=True)
+        copied = broadcast_copies(self, self.layout, xt, heads, [*counter_at, 0.0], run_time=2.0 / self.speed)
+        stack = copied.block
+        old = xt.label
+        self.layout.name(stack, broadcast_name, DOWN, stacked=True)
+        self.play(*swap(old, self.layout.place(stack)), run_time=0.4)
 
-        self.step("batched matmul")
-        self.play(vanish(w_label), vanish(x_label), vanish(counter), run_time=0.4)
-        result = batched_matmul(self, self.layout, self.legend, self.viewpoint, weight, stack, before,
-                                matmul_products(u[0], x.T), names=(self.weight_name, "Xᵀ", self.result_name),
-                                say=self.say)
-        self.legend.show(self.result_name, before)
+        self.step("matmul per head")
+        self.play(vanish(copied.counter), run_time=0.3)
+        result = batched_matmul(self, self.layout, self.viewpoint, weight, stack, before,
+                                matmul_products(weight.values[0], stack.values[0]),
+                                names=(self.weight_name, "Xᵀ", self.result_name), say=self.say,
+                                speed=self.speed, view=self.view)
         self.finish(result)
-
-    def settle(self, result, room_for=None):
-        """Back to the stage's view, the result block alone, fitted."""
-        self.close_on(result, margins=Margins(bottom=LABEL_ROOM), view=self.view, room_for=room_for,
-                      run_time=1.2)
 
     def finish(self, result):
         final = self.trace[self.result_key]
-        self.settle(result, room_for=(final.shape[0], max(final.shape[1:]), max(final.shape[1:])))
-        r_label = self.layout.label(result, self.result_name, result.grid_shape, DOWN)
-        self.play(appear(r_label), run_time=0.4)
-        self.step("transpose")
-        self.say(f"{self.transpose_code}: every head's slice turns about its diagonal")
-        self.play(vanish(r_label), run_time=0.3)
-        turned = permute_last_two(self, result, final)
-        self.play(appear(self.layout.label(turned, self.result_name, final.shape, DOWN)))
-        self.say(f"{self.result_name}: {final.shape[0]} heads × {final.shape[1]} tokens × {final.shape[2]}")
+        side = max(final.shape[1:])
+        self.close_on(result, view=self.view, room_for=(final.shape[0], side, side), run_time=1.2)
+        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one "
+                 f"{shape_text(result.source_shape[1:])} slice per head")
+        self.wait(0.8)
+        self.step("turn")
+        self.say(f"{self.transpose_code}: every head's slice turns about its diagonal, "
+                 f"{shape_text(result.source_shape[1:])} → {shape_text(final.shape[1:])}")
+        self.play(vanish(result.label), run_time=0.3)
+        turned = permute_last_two(self, result, final, run_time=2.6 / self.speed, axis_color=self.theme.accent)
+        self.layout.name(turned, self.result_name, DOWN)
+        self.close_on(turned, view=self.view, run_time=1.0)
+        self.say(f"{self.result_name}: {final.shape[0]} heads × {final.shape[1]} tokens × {final.shape[2]}: "
+                 f"row i of every head is token i")

@@ -1,15 +1,14 @@
 """U · Xᵀ as a matmul, then the transpose shown as the block turning (stages 7-9)."""
 
-from manim import LEFT, UP
+from manim import RIGHT, UP
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.labels import LABEL_CHAR, shape_text
-from scenes.layout import LABEL_ROOM, NOTE_ROOM, Margins
-from scenes.storyboards.matmul import OWN_COLORS
+from scenes.components.fades import appear, vanish
+from scenes.components.labels import shape_text
+from scenes.layout import Margins
 from scenes.motions.matmul import matmul
 from scenes.motions.turns import transpose_turn
-from scenes.components.fades import appear, vanish
 
 __all__ = ["ProjectionStage"]
 
@@ -19,43 +18,43 @@ class ProjectionStage(StageScene):
 
     weight_key = result_key = ""  # a stage names its tensors ...
     weight_name = result_name = role = ""  # ... and how the picture calls them
+    first_of = ""  # the stage whose storyboard this one repeats ("" for the first)
+    speed = 1.0
 
     def storyboard(self):
-        u = self.trace[self.weight_key]
-        x = self.trace["s02_embedded_sentence"]
         before = self.trace[self.result_key + "_before_transpose"]
         result_values = self.trace[self.result_key]
-        left = self.tensor_grid(self.weight_key)
-        right = self.tensor_grid("s02_embedded_sentence", transposed=True)
-        self.layout.row(left, right, names=(f"{self.weight_name} {shape_text(u.shape)}", OWN_COLORS),
-                     margins=Margins(top=LABEL_ROOM + NOTE_ROOM))
-        labels = [self.layout.label(left, self.weight_name, u.shape),
-                  self.layout.label(right, "Xᵀ", x.T.shape, own_scale=True)]
+        left = self.block(self.weight_key, self.weight_name)
+        right = self.block("s02_embedded_sentence", "Xᵀ", transposed=True)
+        self.layout.row(left, right)
         self.step("operands")
-        self.say(f"project every token (a column of Xᵀ) with {self.weight_name}")
-        self.play(appear(left), appear(right), *map(appear, labels))
-        self.legend.show(self.weight_name, u)
+        if self.first_of:
+            self.say(f"as stage {self.first_of}, with {self.weight_name}: every token (a column of Xᵀ) "
+                     f"projected to its {self.role}")
+        else:
+            self.say(f"{self.weight_name} projects every token (a column of Xᵀ) to its {self.role}")
+        self.play(appear(left), appear(right), appear(self.layout.place(left)), appear(self.layout.place(right)))
+        self.wait(0.6)
 
         self.step("matmul")
-        self.play(*map(vanish, labels), run_time=0.3)
-        done = matmul(self, self.layout, self.legend, self.viewpoint, left, right, before,
-                      matmul_products(u, x.T), say=self.say, one_by_one=1,
-                      names=(self.weight_name, "Xᵀ", f"{self.weight_name}·Xᵀ"))
-        product = done.result
-        # park the product so that, once turned, the result fits too
-        side = max(result_values.shape)
         name = f"{self.weight_name}·Xᵀ"
-        beside = max(self.layout.word_room(self.cfg.sentence), LABEL_CHAR * len(name) + 0.3)
-        self.close_on(product, left, right, *done.labels, margins=Margins(left=beside, top=LABEL_ROOM),
-                      room_for=(1, side, side))
-        shape_label = self.layout.label(product, name, before.shape, LEFT)
-        self.play(appear(shape_label), run_time=0.4)
+        done = matmul(self, self.layout, self.viewpoint, left, right, before,
+                      matmul_products(left.values[0], right.values[0]), say=self.say,
+                      names=(self.weight_name, "Xᵀ", name), speed=self.speed)
+        product = done.result
 
         self.step("transpose")
-        self.say(f".T: the block turns about its diagonal - one row per token, one {self.role} each")
-        self.play(vanish(shape_label), run_time=0.3)
-        result = transpose_turn(self, product, result_values)
+        # park the product so that, once turned, the result fits too
+        side = max(result_values.shape)
+        product.label.side = RIGHT
+        self.close_on(product, left, right, left.label, right.label, done.signs,
+                      margins=Margins(left=self.layout.word_room(self.cfg.sentence)), room_for=(1, side, side))
+        self.say(f".T turns {name} about its diagonal: column i becomes row i, one row per token")
+        self.play(vanish(product.label), run_time=0.3)
+        result = transpose_turn(self, product, result_values, run_time=3.0 / self.speed,
+                                axis_color=self.theme.accent)
+        self.layout.name(result, self.result_name, UP)
+        self.close_on(result, margins=Margins(left=self.layout.word_room(self.cfg.sentence)), run_time=1.0)
         words = self.layout.word_labels(result, self.cfg.sentence)
-        label = self.layout.label(result, self.result_name, result_values.shape, UP)
-        self.play(appear(words), appear(label),
-                  *self.legend.swap(self.result_name.split()[0], result_values))
+        self.say(f"{self.result_name}: {shape_text(result_values.shape)}, token i's {self.role} in row i")
+        self.play(appear(words))
