@@ -5,8 +5,9 @@ import pytest
 from scenes.catalogue import stage_catalogue, stage_count
 
 from scenes import StageScene, stage_registry
+from scenes.description import StageDescription
 from scenes.registry import StageRegistryError
-from tensors import AttentionConfig
+from tensors import AttentionConfig, stage_list
 
 REGISTRY = stage_registry()
 
@@ -20,6 +21,22 @@ def test_the_catalogue_read_without_manim_is_the_registry():
     """render.py list reads the stage files' syntax; it must agree with the classes."""
     assert {n: (e.slug, e.class_name, e.summary) for n, e in stage_catalogue().items()} == {
         n: (s.slug, s.__name__, s.summary) for n, s in REGISTRY.items()}
+
+
+def test_the_scenes_are_the_stages_of_the_tensors_stage_list():
+    """A scene class reads its name and what changes it from the tensors' description of its number."""
+    assert list(REGISTRY) == list(stage_list())
+    for number, stage in REGISTRY.items():
+        tensors = stage_list()[number]
+        assert (stage.slug, stage.follows_mask, stage.follows_variant) == (
+            tensors.slug, tensors.follows_mask, tensors.follows_variant), number
+
+
+def test_a_stage_class_restating_the_stage_list_is_refused():
+    with pytest.raises(TypeError, match="stage list states it"):
+        type("Restated", (StageDescription,), {"number": 3, "slug": "omega"})
+    with pytest.raises(TypeError, match="follows_mask"):
+        type("Restated", (StageDescription,), {"number": 4, "follows_mask": True})
 
 
 @pytest.mark.parametrize("number", range(1, stage_count() + 1))

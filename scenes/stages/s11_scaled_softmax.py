@@ -11,7 +11,6 @@ __all__ = ["ScaledSoftmax"]
 
 class ScaledSoftmax(RowSoftmaxStage):
     number = 11
-    slug = "scaled_softmax"
     title = "Scaled softmax"
     summary = "divide ω by √d_k = √17 (all cubes recolor), softmax along rows; compare with stage 4"
     code = "attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)"

@@ -13,7 +13,6 @@ __all__ = ["MultiheadProjections"]
 
 class MultiheadProjections(StageScene):
     number = 13
-    slug = "multihead_projections"
     title = "Multi-head projection tensors"
     summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth; the query block's heads pulled apart"
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"

@@ -15,7 +15,6 @@ __all__ = ["MultiheadOmegas"]
 
 class MultiheadOmegas(StageScene):
     number = 17
-    slug = "multihead_omegas"
     title = "Multi-head scores ω = Q · Kᵀ per head"
     summary = "one matmul per head: 9×8×17 · 9×17×8 = 9×8×8; each head's scores differ (compare 10)"
     code = "multihead_omegas = multihead_queries.matmul(multihead_keys.swapaxes(1, 2))"

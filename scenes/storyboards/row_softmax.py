@@ -16,7 +16,6 @@ __all__ = ["RowSoftmaxStage"]
 
 
 class RowSoftmaxStage(StageScene):
-    follows_mask = True  # a softmax stage masks its scores when the mask is causal
     scores_key = masked_key = weights_key = ""  # a stage names its tensors
     scores_name = "ω"
     weights_name = "A (attention weights)"
