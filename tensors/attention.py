@@ -29,7 +29,7 @@ adds them to the token rows: ``s02_token_embeddings`` (the bare lookup) +
 With ``init="xavier"`` the U matrices and the output projection are the same
 draws turned Xavier-uniform.
 
-With ``variant="paper"`` stages 13-21 follow the paper (and
+With ``variant="paper"`` the stages from 13 on follow the paper (and
 ``torch.nn.MultiheadAttention`` with zero input biases): the per-head
 projections are ``[h, d/h, d]`` -- the row blocks of one ``d x d`` matrix
 W_Q (W_K, W_V) -- drawn with the same seeding, and the output projection is

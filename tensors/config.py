@@ -5,7 +5,7 @@ self-attention notebook it follows): the sentence "can you help me to
 translate this sentence" over a 10-word vocabulary, d = 16, d_k = d + 1,
 d_v = d + 2, 9 heads, seed 123.
 
-``variant="paper"`` changes the multi-head part (stages 13-21) to the paper's
+``variant="paper"`` changes the multi-head part (stages 13 on) to the paper's
 (and ``torch.nn.MultiheadAttention``'s): d is split across the heads,
 d_k = d_v = d / h per head, and the output projection W_O maps d to d.
 
@@ -42,7 +42,7 @@ DEFAULT_SENTENCE = ("can", "you", "help", "me", "to", "translate", "this", "sent
 # alphabetical order (can=0, help=1, ..., you=7) and ids 8, 9 are unused.
 DEFAULT_VOCAB_SIZE = 10
 
-# The multi-head attention of stages 13-21, and the default number of heads:
+# The multi-head attention (stages 13 on), and the default number of heads:
 # the blog gives every head a full-size projection (9 heads); the paper splits
 # d = 16 across 4 heads of 4.
 VARIANTS = {"blog": 9, "paper": 4}
@@ -101,7 +101,7 @@ class AttentionConfig:
     seed
         The ``torch.manual_seed`` used, as in the notebook.
     variant
-        ``"blog"`` (the default) or ``"paper"``: how stages 13-21 do
+        ``"blog"`` (the default) or ``"paper"``: how the stages from 13 on do
         multi-head attention (see the module docstring).
     mask
         ``"none"`` (the default) or ``"causal"``: every softmax first sets the
@@ -231,12 +231,12 @@ class AttentionConfig:
 
     @property
     def head_k(self) -> int:
-        """Query/key size of one head in stages 13-21: d_k (blog) or d / h (paper)."""
+        """Query/key size of one head (stages 13 on): d_k (blog) or d / h (paper)."""
         return self.d_k if self.variant == "blog" else self.d // self.heads
 
     @property
     def head_v(self) -> int:
-        """Value size of one head in stages 13-21: d_v (blog) or d / h (paper)."""
+        """Value size of one head (stages 13 on): d_v (blog) or d / h (paper)."""
         return self.d_v if self.variant == "blog" else self.d // self.heads
 
     @property
