@@ -73,9 +73,17 @@ def test_titles_follow_the_configuration_and_mark_the_paper_variant():
     assert linear.title_text(paper) == "Output projection W_O: Linear(16, 16) (paper)"
     assert "W_O = torch.nn.Linear(d, d)" in linear.code_text(paper)
     assert "torch.rand(h, d // h, d)" in REGISTRY[13].code_text(paper)
-    # stages 1-12 are the same in both variants
-    for number in range(1, 13):
-        stage = REGISTRY[number]
-        assert stage.title_text(paper) == stage.title_text() and stage.code_text(paper) == stage.code_text()
-    for number in range(13, stage_count() + 1):
-        assert REGISTRY[number].title_text(paper).endswith("(paper)")
+    # the stages the variant leaves alone (1-12) are the same in both variants, the others marked
+    assert not REGISTRY[12].follows_variant and REGISTRY[13].follows_variant
+    for stage in REGISTRY.values():
+        if stage.follows_variant:
+            assert stage.title_text(paper).endswith("(paper)")
+        else:
+            assert stage.title_text(paper) == stage.title_text() and stage.code_text(paper) == stage.code_text()
+
+
+def test_titles_mark_the_stages_a_causal_mask_changes():
+    causal = AttentionConfig(mask="causal")
+    marked = [n for n, stage in REGISTRY.items() if stage.title_text(causal).endswith("(causal)")]
+    assert marked == [n for n, stage in REGISTRY.items() if stage.follows_mask]
+    assert marked[:4] == [4, 5, 11, 12]  # the softmax stages and what follows them
