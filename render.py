@@ -34,15 +34,16 @@ __all__ = ["cli", "parse_scene_spec"]
 __version__ = "0.2.0"
 
 QUALITIES = tuple(QUALITY_PRESETS)
-STAGE_COUNT = stage_count()
 
 
-def parse_scene_spec(specs: tuple[str, ...], total: int = STAGE_COUNT) -> list[int]:
-    """Turn ``("3", "7-9", "20")`` into ``[3, 7, 8, 9, 20]`` (sorted, unique).
+def parse_scene_spec(specs: tuple[str, ...], total: int | None = None) -> list[int]:
+    """Turn ``("3", "7-9", "20")`` into ``[3, 7, 8, 9, 20]`` (sorted, unique);
+    ``total``: the number of scenes (default: every stage).
 
     >>> parse_scene_spec(("3", "7-9", "20"))
     [3, 7, 8, 9, 20]
     """
+    total = total or stage_count()
     chosen: set[int] = set()
     for spec in specs:
         for part in filter(None, spec.replace(",", " ").split()):
@@ -305,7 +306,7 @@ def sheet_command(out, quality, theme, jobs, config):
     from scenes.assemble import contact_sheet
 
     with tempfile.TemporaryDirectory() as folder:
-        results = _render_or_fail(list(range(1, STAGE_COUNT + 1)), quality, "png", Path(folder),
+        results = _render_or_fail(list(stage_catalogue()), quality, "png", Path(folder),
                                   config, jobs, theme=theme)
         write_atomically(out, lambda tmp: contact_sheet([(r.job.number, r.path) for r in results], tmp))
     click.echo(str(out))
@@ -323,7 +324,7 @@ def cut_command(out, quality, theme, jobs, config):
 
     registry = stage_registry()
     with tempfile.TemporaryDirectory() as folder:
-        results = _render_or_fail(list(range(1, STAGE_COUNT + 1)), quality, "mp4", Path(folder),
+        results = _render_or_fail(list(stage_catalogue()), quality, "mp4", Path(folder),
                                   config, jobs, theme=theme)
         starts: list[float] = []
         write_atomically(out, lambda tmp: starts.extend(concatenate([r.path for r in results], tmp)))
@@ -403,7 +404,7 @@ def write_atomically(final: Path, write) -> None:
 
 @cli.command("render")
 @click.argument("scenes", nargs=-1)
-@click.option("--all", "all_scenes", is_flag=True, help=f"Render all {STAGE_COUNT} scenes.")
+@click.option("--all", "all_scenes", is_flag=True, help=f"Render all {stage_count()} scenes.")
 @click.option("--quality", "-q", type=click.Choice(QUALITIES), default="low", show_default=True,
               help="low 480p15, medium 720p30, high 1080p60, 4k 2160p60.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="mp4", show_default=True,
@@ -434,7 +435,7 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat,
         raise click.UsageError("give scene numbers or --all, not both")
     if not all_scenes and not scenes:
         raise click.UsageError("name the scenes to render (e.g. 3 7-9) or use --all")
-    numbers = list(range(1, STAGE_COUNT + 1)) if all_scenes else parse_scene_spec(scenes)
+    numbers = list(stage_catalogue()) if all_scenes else parse_scene_spec(scenes)
     from scenes.components.palette import Look, Panel
 
     panel = Panel(axes=axes, floor=floor, captions=captions == "burned")

@@ -29,7 +29,7 @@ def stage_frames(number: int, width: int, height: int, count: int) -> list[np.nd
     """The stage's last frame, then ``count`` frames of the camera turning away from it."""
     from manim import tempconfig
 
-    from scenes.base import stage_registry
+    from scenes.stages import stage_registry
     from scenes.components.projection import view_angles
     from scenes.engine.manim_hooks import frame_of
 

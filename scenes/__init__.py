@@ -1,4 +1,4 @@
-"""Everything visual: cube grids, motions and the 21 stage scenes.
+"""Everything visual: cube grids, motions and one scene per stage.
 
 Importing :func:`stage_registry` loads the stages (and Manim); importing this
 package alone loads neither, so the command line starts fast.

@@ -27,7 +27,6 @@ A stage file reads like the storyboard of its scene::
 
     class Omega(StageScene):
         number = 3
-        slug = "omega"
         title = "ω = X·Xᵀ"
         summary = "unnormalised attention scores: every token's dot product with every token"
         code = "omega = embedded_sentence.matmul(embedded_sentence.T)"

@@ -1,11 +1,13 @@
 """The stages as the command line lists them, read without importing Manim.
 
-The stage files are the one list of stages: each declares its ``number``,
-``slug`` and ``summary`` as class attributes. Importing them loads Manim and
-torch (seconds), which ``render.py list``, ``--help`` and argument checks
-should not pay, so this module reads those literals from the files' syntax
-trees. :func:`~scenes.stages.stage_registry` imports the same classes, and a
-test checks that both agree.
+A stage is its tensor function and its scene class. Its number and name
+come from the tensors' stage list (:mod:`tensors.stagelist`, read without
+torch); its scene class's name and ``summary`` from the stage files' syntax
+trees, since importing the files loads Manim and torch (seconds), which
+``render.py list``, ``--help`` and argument checks should not pay; a stage
+class no file declares (one defined at run time, by a test) is taken from
+the classes registered in this process. :func:`~scenes.stages.stage_registry`
+imports the same classes, and a test checks that both agree.
 
 Examples
 --------
@@ -20,6 +22,10 @@ import ast
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from tensors.stagelist import stage_list
+
+from .registry import StageRegistryError, registered
 
 __all__ = ["StageEntry", "stage_catalogue", "stage_count"]
 
@@ -45,18 +51,31 @@ def _literals(node: ast.ClassDef) -> dict:
 
 
 @lru_cache(maxsize=1)
-def stage_catalogue() -> dict[int, StageEntry]:
-    """Every stage class that declares a ``number``, by number (sorted)."""
-    entries: dict[int, StageEntry] = {}
+def _stage_files() -> dict[int, tuple[str, str]]:
+    """Every stage class in the stage files that declares a ``number``: its
+    class name and summary, by number."""
+    entries: dict[int, tuple[str, str]] = {}
     for path in sorted(STAGES_DIR.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 values = _literals(node)
                 if isinstance(values.get("number"), int):
-                    entries[values["number"]] = StageEntry(
-                        values["number"], values.get("slug", ""), node.name, values.get("summary", ""))
-    return dict(sorted(entries.items()))
+                    entries[values["number"]] = (node.name, values.get("summary", ""))
+    return entries
+
+
+def stage_catalogue() -> dict[int, StageEntry]:
+    """Every stage by number (sorted). :class:`~scenes.registry.StageRegistryError`
+    when a stage has a tensor function but no scene class, or the other way round."""
+    scenes = {n: (stage.__name__, stage.summary) for n, stage in registered().items()}
+    scenes.update(_stage_files())
+    tensors = stage_list()
+    unmatched = sorted(set(tensors) ^ set(scenes))
+    if unmatched:
+        raise StageRegistryError(f"stages {unmatched} have a tensor function or a scene class, not both: "
+                                 "a stage is its function in the tensors' stage list and its scene class")
+    return {n: StageEntry(n, spec.slug, *scenes[n]) for n, spec in tensors.items()}
 
 
 def stage_count() -> int:

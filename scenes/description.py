@@ -1,16 +1,20 @@
 """What a stage says about itself: title, code line, formula and which
 configurations change it, filled in for one configuration.
 
-A stage declares these as class attributes (templates with ``{d}``,
+A stage declares its words as class attributes (templates with ``{d}``,
 ``{heads}``, ... see :meth:`StageDescription.sizes`); the class methods give
 the text a scene shows for a configuration, without building the scene.
+What the tensors' stage list states (:mod:`tensors.stagelist`) the class
+reads from it by its ``number`` and does not restate: its name (``slug``)
+and whether a causal mask (``follows_mask``) or the paper variant
+(``follows_variant``) changes its numbers.
 
 Examples
 --------
 >>> class Demo(StageDescription):
 ...     number, title, code = 21, "Linear({concat}, {d_out})", "linear(x)"
->>> Demo.title_text()
-'Linear(162, 18)'
+>>> Demo.title_text(), Demo.slug, Demo.follows_mask
+('Linear(162, 18)', 'linear', True)
 """
 
 from __future__ import annotations
@@ -18,35 +22,57 @@ from __future__ import annotations
 from typing import ClassVar
 
 from tensors import AttentionConfig
+from tensors.stagelist import stage_spec
 
-__all__ = ["StageDescription", "PAPER_FROM_STAGE", "MASK_LINE"]
+__all__ = ["StageDescription", "MASK_LINE"]
 
-PAPER_FROM_STAGE = 13  # the variants differ from the multi-head part on
 MASK_LINE = "mask = torch.triu(torch.ones({tokens}, {tokens}, dtype=torch.bool), diagonal=1)"
+
+
+class FromStageList:
+    """A stage class's attribute read from the tensors' description of the
+    stage with the class's ``number`` (``default`` without a number)."""
+
+    def __init__(self, default):
+        self.default = default
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        number = (owner or type(instance)).number
+        return self.default if number is None else getattr(stage_spec(number), self.name)
 
 
 class StageDescription:
     """A stage's words: number, name, title, summary, code; see the module docstring."""
 
     number: ClassVar[int | None] = None
-    slug: ClassVar[str] = ""
+    slug = FromStageList("")
+    follows_mask = FromStageList(False)  # a causal mask changes its numbers (its title says so)
+    follows_variant = FromStageList(False)  # the paper variant changes its numbers (its title says so)
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     code: ClassVar[str] = ""  # title and code are templates: {d}, {heads}, ... (see sizes())
     paper_title: ClassVar[str] = ""  # what the paper variant shows instead, where it differs
     paper_code: ClassVar[str] = ""
     formula_tex: ClassVar[str | None] = None
-    # True where the stage's numbers follow from the attention weights, so a
-    # causal mask changes them (its title says so)
-    follows_mask: ClassVar[bool] = False
     mask_code: ClassVar[str] = ""  # the code line with the causal mask, where the stage applies it
     view: ClassVar[tuple[float, float]] = (0.0, 0.0)  # the camera's yaw, pitch in radians
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        restated = [name for name, value in vars(StageDescription).items()
+                    if isinstance(value, FromStageList) and name in cls.__dict__]
+        if restated:
+            raise TypeError(f"{cls.__qualname__} sets {', '.join(restated)}: the tensors' stage list states "
+                            "it (tensors/attention.py), the class reads it by its number")
+
     @classmethod
     def paper(cls, config: AttentionConfig | None = None) -> bool:
-        """True when this stage shows the paper's multi-head attention (stages 13-21)."""
-        cfg = config or AttentionConfig()
-        return cfg.variant == "paper" and (cls.number or 0) >= PAPER_FROM_STAGE
+        """True when this stage shows the paper's multi-head attention (the
+        stages the variant changes)."""
+        return (config or AttentionConfig()).variant == "paper" and cls.follows_variant
 
     @classmethod
     def sizes(cls, config: AttentionConfig | None = None) -> dict:
@@ -54,7 +80,7 @@ class StageDescription:
         cfg = config or AttentionConfig()
         return dict(ids=list(cfg.token_ids), vocab_size=cfg.vocab_size, d=cfg.d, d_k=cfg.d_k,
                     d_v=cfg.d_v, heads=cfg.heads, head_k=cfg.head_k, head_v=cfg.head_v,
-                    concat=cfg.heads * cfg.head_v, d_out=cfg.d_out, tokens=cfg.tokens)
+                    concat=cfg.concat, d_out=cfg.d_out, tokens=cfg.tokens)
 
     @classmethod
     def causal(cls, config: AttentionConfig | None = None) -> bool:

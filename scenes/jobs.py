@@ -293,10 +293,11 @@ def _section_stills(folder: Path, stem: str) -> None:
 # -- many jobs --------------------------------------------------------------------
 def _cost(job: RenderJob) -> int:
     """How much a scene draws, roughly: the elements of the tensors it shows."""
-    from tensors import STAGE_KEYS, AttentionConfig, compute_trace
+    from tensors import AttentionConfig, compute_trace, stage_list
 
-    trace = compute_trace(job.config or AttentionConfig())
-    return sum(trace[key].size for key in STAGE_KEYS[job.number])
+    config = job.config or AttentionConfig()
+    trace = compute_trace(config)
+    return sum(trace[key].size for key in stage_list()[job.number].export_keys(config))
 
 
 def render_many(jobs: list[RenderJob], workers: int, report=print) -> list[RenderResult]:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: set up when needed, then render all 21 scenes (480p MP4 by
+# The main job: set up when needed, then render every scene (480p MP4 by
 # default) into media/videos/. Extra arguments go to `render.py render`,
 # e.g. `bash scripts/videos.sh --quality high` or `bash scripts/videos.sh 3 7-9`.
 set -euo pipefail

@@ -1,7 +1,9 @@
 """Tensor provider: the attention computation with PyTorch, as plain arrays.
 
 The only package that imports torch. Everything a scene shows comes from
-:func:`compute_trace`, driven by one :class:`AttentionConfig`.
+:func:`compute_trace`, driven by one :class:`AttentionConfig`; what each
+stage computes, reads and exports is stated once, on its function
+(:mod:`.stagelist`, the blog's stages in :mod:`.attention`).
 
 Examples
 --------
@@ -10,11 +12,14 @@ Examples
 (8, 162)
 """
 
-from .config import INITS, LIMITS, MASKS, POSITIONS, TRAINED, AttentionConfig, ConfigError
+from .attention import MASK_KEY
+from .config import INITS, LIMITS, MASKS, POSITIONS, TRAINED, AttentionConfig
 from .derive import matmul_products, per_head_projection, softmax_steps
+from .errors import ConfigError
 from .positions import sinusoidal
 from .roles import ROLES, HeadRole, head_roles
-from .trace import MASK_KEY, STAGE_KEYS, Trace, axis_names, compute_trace
+from .stagelist import Run, StageSpec, axis_names, stage, stage_list
+from .trace import Trace, compute_trace
 from .training import TrainingInfo
 from .weights import LEAF_KEYS, POSITION_KEYS, Weights, load_weights
 
@@ -30,7 +35,8 @@ __all__ = [
     "POSITIONS",
     "POSITION_KEYS",
     "ROLES",
-    "STAGE_KEYS",
+    "Run",
+    "StageSpec",
     "TRAINED",
     "TrainingInfo",
     "Weights",
@@ -43,4 +49,6 @@ __all__ = [
     "per_head_projection",
     "sinusoidal",
     "softmax_steps",
+    "stage",
+    "stage_list",
 ]

@@ -5,7 +5,7 @@ self-attention notebook it follows): the sentence "can you help me to
 translate this sentence" over a 10-word vocabulary, d = 16, d_k = d + 1,
 d_v = d + 2, 9 heads, seed 123.
 
-``variant="paper"`` changes the multi-head part (stages 13-21) to the paper's
+``variant="paper"`` changes the multi-head part (stages 13 on) to the paper's
 (and ``torch.nn.MultiheadAttention``'s): d is split across the heads,
 d_k = d_v = d / h per head, and the output projection W_O maps d to d.
 
@@ -28,10 +28,10 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .weights import Weights
+from .errors import ConfigError
+from .stagelist import exported_keys, shape_of
+from .weights import LEAF_KEYS, POSITION_KEYS, Weights, check_weights
 
 __all__ = ["AttentionConfig", "ConfigError", "DEFAULT_SENTENCE", "INITS", "LIMITS", "MASKS", "POSITIONS",
            "TRAINED", "VARIANTS"]
@@ -42,7 +42,7 @@ DEFAULT_SENTENCE = ("can", "you", "help", "me", "to", "translate", "this", "sent
 # alphabetical order (can=0, help=1, ..., you=7) and ids 8, 9 are unused.
 DEFAULT_VOCAB_SIZE = 10
 
-# The multi-head attention of stages 13-21, and the default number of heads:
+# The multi-head attention (stages 13 on), and the default number of heads:
 # the blog gives every head a full-size projection (9 heads); the paper splits
 # d = 16 across 4 heads of 4.
 VARIANTS = {"blog": 9, "paper": 4}
@@ -70,10 +70,6 @@ LIMITS = {
     # stage 20 draws tokens x (heads * d_v) cubes in one row of the screen
     "concat_width": 180,
 }
-
-
-class ConfigError(ValueError):
-    """An impossible configuration; the message says what is allowed."""
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:
@@ -105,7 +101,7 @@ class AttentionConfig:
     seed
         The ``torch.manual_seed`` used, as in the notebook.
     variant
-        ``"blog"`` (the default) or ``"paper"``: how stages 13-21 do
+        ``"blog"`` (the default) or ``"paper"``: how the stages from 13 on do
         multi-head attention (see the module docstring).
     mask
         ``"none"`` (the default) or ``"causal"``: every softmax first sets the
@@ -135,7 +131,7 @@ class AttentionConfig:
     seed: int = 123
     variant: str = "blog"
     mask: str = "none"
-    weights: "Weights | str | None" = None
+    weights: Weights | str | None = None
     positions: str | None = None
     init: str = "torch-rand"
 
@@ -195,12 +191,8 @@ class AttentionConfig:
                 raise ConfigError(f"--init {self.init} sets untrained weights; --weights trained trains "
                                   "every one of them (from a Xavier start): leave --init out")
         elif self.weights is not None:
-            from .trace import STAGE_KEYS
-            from .weights import POSITION_KEYS, check_weights
-
-            known = {k for keys in STAGE_KEYS.values() for k in keys}
-            known |= set(POSITION_KEYS) if self.positions != "none" else set()
-            check_weights(self.weights, self.leaf_shapes(), known, self.token_ids, self.positions)
+            check_weights(self.weights, self.leaf_shapes(), set(exported_keys(self)), self.token_ids,
+                          self.positions)
 
     def leaf_shapes(self) -> dict[str, tuple[int, ...]]:
         """The shapes of the tensors the computation starts from (settable with weights).
@@ -208,21 +200,7 @@ class AttentionConfig:
         >>> AttentionConfig().leaf_shapes()["s21_linear_weight"]
         (18, 162)
         """
-        d, h, T = self.d, self.heads, self.tokens
-        return {
-            "s02_embedding_table": (self.vocab_size, d),
-            "s02_embedded_sentence": (T, d),
-            "s02_token_embeddings": (T, d),
-            "s02_positions": (T, d),
-            "s06_U_query": (self.d_k, d),
-            "s06_U_key": (self.d_k, d),
-            "s06_U_value": (self.d_v, d),
-            "s13_multihead_U_query": (h, self.head_k, d),
-            "s13_multihead_U_key": (h, self.head_k, d),
-            "s13_multihead_U_value": (h, self.head_v, d),
-            "s21_linear_weight": (self.d_out, h * self.head_v),
-            "s21_linear_bias": (self.d_out,),
-        }
+        return {key: shape_of(key, self) for key in LEAF_KEYS + POSITION_KEYS}
 
     @classmethod
     def from_text(cls, text: str, **kwargs) -> "AttentionConfig":
@@ -253,13 +231,18 @@ class AttentionConfig:
 
     @property
     def head_k(self) -> int:
-        """Query/key size of one head in stages 13-21: d_k (blog) or d / h (paper)."""
+        """Query/key size of one head (stages 13 on): d_k (blog) or d / h (paper)."""
         return self.d_k if self.variant == "blog" else self.d // self.heads
 
     @property
     def head_v(self) -> int:
-        """Value size of one head in stages 13-21: d_v (blog) or d / h (paper)."""
+        """Value size of one head (stages 13 on): d_v (blog) or d / h (paper)."""
         return self.d_v if self.variant == "blog" else self.d // self.heads
+
+    @property
+    def concat(self) -> int:
+        """Width of the heads side by side (stage 20): h x d_v (blog) or h x d/h = d (paper)."""
+        return self.heads * self.head_v
 
     @property
     def d_out(self) -> int:

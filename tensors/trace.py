@@ -1,44 +1,14 @@
-"""The attention trace: every named intermediate of the 21 stages.
+"""The attention trace: every named intermediate of every stage, as read-only arrays.
 
-The computation follows the blog "Visualizing Transformer" line by line (which
-follows the ch16 self-attention notebook of "Machine Learning with PyTorch and
-Scikit-Learn"), including where the notebook re-seeds the generator:
+:func:`compute_trace` runs the registered stage functions (the blog's, in
+:mod:`.attention`, and any other registered with
+:func:`~.stagelist.stage`) in number order and keeps what they return. With
+``weights="trained"`` every leaf comes from tensors/training.py and the trace
+carries what training did (:attr:`Trace.training`).
 
-* ``torch.manual_seed(seed)`` before ``nn.Embedding``;
-* again before ``U_query``, ``U_key``, ``U_value``;
-* again before ``one_U_query`` and the three multi-head tensors; the
-  ``nn.Linear(h * d_v, d_v)`` takes the generator state right after them.
-
-Two slips of the blog are *not* copied: the stage-14 queries after
-``swapaxes(1, 2)`` are ``[h, T, d_k]`` (the blog prints ``[h, d_k, T]``), and
-stage 19 permutes the values to ``[h, T, d_v]`` before the batched matmul, as
-the notebook does (the blog's line would not run).
-
-With ``mask="causal"`` every softmax (stages 4, 11, 18) first fills the
-scores above the diagonal with -inf (``masked_fill(mask, float('-inf'))``),
-so token i attends only to tokens j <= i; the mask is exported as
-``s04_causal_mask`` (True where a score is masked). With ``weights`` the
-leaves given replace the seeded ones right where the notebook draws them, so
-the random stream of the others is unchanged.
-
-With ``positions`` (``learned``: a T x d table drawn as ``nn.Embedding(T, d)``
-right after the embedding; ``sinusoidal``: Vaswani et al.'s formula) stage 2
-adds them to the token rows: ``s02_token_embeddings`` (the bare lookup) +
-``s02_positions`` = ``s02_embedded_sentence`` (X, what attention consumes).
-With ``init="xavier"`` the U matrices and the output projection are the same
-draws turned Xavier-uniform. With ``weights="trained"`` every leaf comes from
-tensors/training.py and the trace carries what training did
-(:attr:`Trace.training`).
-
-With ``variant="paper"`` stages 13-21 follow the paper (and
-``torch.nn.MultiheadAttention`` with zero input biases): the per-head
-projections are ``[h, d/h, d]`` -- the row blocks of one ``d x d`` matrix
-W_Q (W_K, W_V) -- drawn with the same seeding, and the output projection is
-``W_O = nn.Linear(d, d)``. Stages 1-12 are the same in both variants.
-
-This is the only module that imports torch, and only when a trace is not yet
-in the on-disk cache (importing torch takes a second or more; a render needs
-the arrays, not torch). Callers get read-only NumPy arrays.
+torch is imported only when a trace is not yet in the on-disk cache
+(importing torch takes a second or more; a render needs the arrays, not
+torch). Callers get read-only NumPy arrays.
 
 Examples
 --------
@@ -59,99 +29,15 @@ from pathlib import Path
 
 import numpy as np
 
+from . import attention  # noqa: F401  (registers the blog's stages)
+from .cache import cache_folder, code_bytes, torch_version
 from .config import AttentionConfig
 from .roles import HeadRole, head_roles
+from .stagelist import Run, axis_names, exported_keys, fingerprint, stage_keys, stage_list, when_changed
 from .training import TrainingInfo
-from .weights import POSITION_KEYS, settable
+from .weights import settable
 
-__all__ = ["Trace", "compute_trace", "STAGE_KEYS", "MASK_KEY", "axis_names", "cache_folder", "is_cached"]
-
-MASK_KEY = "s04_causal_mask"  # exported with the mask: True where token j comes after token i
-
-# Stage number -> the keys ``render.py tensors`` exports for it (shared/STAGES.md).
-STAGE_KEYS: dict[int, tuple[str, ...]] = {
-    1: ("s01_sentence",),
-    2: ("s02_embedding_table", "s02_embedded_sentence"),
-    3: ("s03_omega",),
-    4: ("s04_attention_weights",),
-    5: ("s05_context_vectors",),
-    6: ("s06_U_query", "s06_U_key", "s06_U_value"),
-    7: ("s07_queries",),
-    8: ("s08_keys",),
-    9: ("s09_values",),
-    10: ("s10_omegas",),
-    11: ("s11_attention_weights",),
-    12: ("s12_context_vectors",),
-    13: ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value"),
-    14: ("s14_multihead_queries",),
-    15: ("s15_multihead_keys",),
-    16: ("s16_multihead_values",),
-    17: ("s17_multihead_omegas",),
-    18: ("s18_multihead_attention_weights",),
-    19: ("s19_multihead_context_vectors",),
-    20: ("s20_multihead_flattened",),
-    21: ("s21_linear_weight", "s21_linear_bias", "s21_output"),
-}
-
-
-def axis_names(variant: str = "blog") -> dict[str, tuple[str, ...]]:
-    """What each axis of every trace tensor counts, e.g. ``("tokens", "features (d)")``.
-
-    The features are told apart by their size's name: d, d_k = d+1, d_v = d+2
-    (the blog's sizes, stages 6-12 in both variants). The multi-head part uses
-    them too in the blog; in the paper a head has d/h features, h of them
-    concatenate back to d and W_O keeps d.
-    """
-    T, H = "tokens", "heads"
-    d, d_k, d_v, concat, split = (f"features ({n})" for n in ("d", "d_k", "d_v", "h·d_v", "d/h"))
-    head_k, head_v, out = (split, split, d) if variant == "paper" else (d_k, d_v, d_v)
-    concat = d if variant == "paper" else concat
-    return {
-        "s01_sentence": (T,),
-        "s02_embedding_table": ("vocabulary", d),
-        "s02_token_embeddings": (T, d),
-        "s02_positions": (T, d),
-        "s02_embedded_sentence": (T, d),
-        "s03_omega": (T, T),
-        MASK_KEY: (T, T),
-        "s04_masked_omega": (T, T),
-        "s04_attention_weights": (T, T),
-        "s05_context_vectors": (T, d),
-        "s06_U_query": (d_k, d),
-        "s06_U_key": (d_k, d),
-        "s06_U_value": (d_v, d),
-        "s07_queries_before_transpose": (d_k, T),
-        "s07_queries": (T, d_k),
-        "s08_keys_before_transpose": (d_k, T),
-        "s08_keys": (T, d_k),
-        "s09_values_before_transpose": (d_v, T),
-        "s09_values": (T, d_v),
-        "s10_omegas": (T, T),
-        "s11_scaled_omegas": (T, T),
-        "s11_masked_scaled_omegas": (T, T),
-        "s11_attention_weights": (T, T),
-        "s12_context_vectors": (T, d_v),
-        "s13_multihead_U_query": (H, head_k, d),
-        "s13_multihead_U_key": (H, head_k, d),
-        "s13_multihead_U_value": (H, head_v, d),
-        "s14_multihead_queries_before_swap": (H, head_k, T),
-        "s14_multihead_queries": (H, T, head_k),
-        "s15_multihead_keys_before_permute": (H, head_k, T),
-        "s15_multihead_keys": (H, T, head_k),
-        "s16_multihead_values": (H, head_v, T),
-        "s17_multihead_omegas": (H, T, T),
-        "s18_multihead_scaled_omegas": (H, T, T),
-        "s18_multihead_masked_scaled_omegas": (H, T, T),
-        "s18_multihead_attention_weights": (H, T, T),
-        "s19_multihead_values_permuted": (H, T, head_v),
-        "s19_multihead_context_vectors": (H, T, head_v),
-        "s20_multihead_context_swapped": (T, H, head_v),
-        "s20_multihead_flattened": (T, concat),
-        "s21_linear_weight": (out, concat),
-        "s21_linear_bias": (out,),
-        "s21_before_bias": (T, out),
-        "s21_output": (T, out),
-    }
+__all__ = ["Trace", "compute_trace", "is_cached"]
 
 
 class Trace(Mapping):
@@ -204,18 +90,13 @@ class Trace(Mapping):
     @staticmethod
     def stage_keys() -> tuple[str, ...]:
         """The exported keys of every configuration, in stage order."""
-        return tuple(k for keys in STAGE_KEYS.values() for k in keys)
+        return stage_keys()
 
     def export_keys(self) -> tuple[str, ...]:
-        """The exported keys of this configuration: with a causal mask, the mask
-        follows stage 4's weights."""
-        keys = list(self.stage_keys())
-        if self.config.mask == "causal":
-            keys.insert(keys.index("s04_attention_weights") + 1, MASK_KEY)
-        if self.config.positions != "none":  # lookup + positions = X
-            at = keys.index("s02_embedded_sentence")
-            keys[at:at] = POSITION_KEYS
-        return tuple(keys)
+        """The exported keys of this configuration, in stage order: with a
+        causal mask, the mask follows stage 4's weights; with positions, the
+        token rows and the positions come before X."""
+        return exported_keys(self.config)
 
     def export(self) -> dict[str, np.ndarray]:
         """The stage tensors under their export names (shared/STAGES.md)."""
@@ -228,39 +109,20 @@ def _frozen(t) -> np.ndarray:
     return array
 
 
-def cache_folder() -> Path | None:
-    """The folder traces (and trained weights) are kept in between processes:
-    ``ATTENTION_CUBES_TRACE_CACHE``, else ``$XDG_CACHE_HOME/attention-cubes/traces``
-    (``~/.cache/...``); None with ``ATTENTION_CUBES_TRACE_CACHE=off``."""
-    folder = os.environ.get("ATTENTION_CUBES_TRACE_CACHE")
-    if folder == "off":
-        return None
-    if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "attention-cubes", "traces")
-    return Path(folder)
-
-
 def _cache_file(config: AttentionConfig) -> Path | None:
     """Where the trace of ``config`` is kept between processes, or None when
     there is no cache folder (``ATTENTION_CUBES_TRACE_CACHE=off``).
 
     The name hashes the configuration (your weights by content), the code that
-    computes the trace and the installed torch's version, so a change in any
+    computes the trace (the stage list: every stage's description and its
+    function's module) and the installed torch's version, so a change in any
     of them never reads an old trace.
     """
     folder = cache_folder()
     if folder is None:
         return None
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        torch_version = version("torch")
-    except PackageNotFoundError:
-        torch_version = "none"
-    digest = hashlib.sha256(repr(config).encode() + torch_version.encode())
-    for module in ("trace.py", "config.py", "weights.py", "positions.py", "training.py"):
-        digest.update((Path(__file__).parent / module).read_bytes())
+    digest = hashlib.sha256(repr(config).encode() + torch_version().encode() + fingerprint())
+    digest.update(code_bytes("trace.py", "stagelist.py", "config.py", "weights.py", "positions.py", "training.py"))
     return folder / f"{digest.hexdigest()[:32]}.npz"
 
 
@@ -276,7 +138,7 @@ def is_cached(config: AttentionConfig) -> bool:
 
 @lru_cache(maxsize=8)
 def compute_trace(config: AttentionConfig) -> Trace:
-    """Run the blog's attention code for ``config`` and keep every intermediate.
+    """Run every stage's function for ``config`` and keep every intermediate.
 
     Deterministic: the same configuration gives bit-identical arrays in any
     process (CPU, float32, a fixed thread-independent op sequence), so a
@@ -316,152 +178,22 @@ def compute_trace(config: AttentionConfig) -> Trace:
     return trace
 
 
+when_changed(compute_trace.cache_clear)  # a trace has the tensors of the stages registered when computed
+
+
 def _compute(config: AttentionConfig, leaves=None) -> dict[str, np.ndarray]:
-    """The computation itself, with torch; ``leaves`` (export key -> array)
-    replace the drawn ones (a weights file's, or the trained ones)."""
+    """Run every stage function in number order, with torch; ``leaves``
+    (export key -> array) replace the drawn ones (a weights file's, or the
+    trained ones)."""
     import torch
-    import torch.nn.functional as F
 
-    from .positions import sinusoidal
-
-    d, d_k, d_v, h = config.d, config.d_k, config.d_v, config.heads
-    head_k, head_v = config.head_k, config.head_v
     if leaves is None and not config.trained:
         leaves = config.weights
     own = {k: torch.from_numpy(np.array(v)) for k, v in (leaves or {}).items()}
-    xavier = config.init == "xavier"
-
-    def drawn(u: torch.Tensor, fan_in: int, fan_out: int) -> torch.Tensor:
-        """A torch.rand draw as the blog uses it, or the same draw Xavier-uniform."""
-        return (u * 2 - 1) * (6.0 / (fan_in + fan_out)) ** 0.5 if xavier else u
-
-    causal = config.mask == "causal"
-    # True above the diagonal: the scores of tokens that come later
-    mask = torch.triu(torch.ones(config.tokens, config.tokens, dtype=torch.bool), diagonal=1)
-
-    def masked(scores: torch.Tensor) -> torch.Tensor:
-        return scores.masked_fill(mask, float("-inf")) if causal else scores
-
-    out: dict[str, torch.Tensor] = {}
+    out: dict = {}
     with torch.no_grad():
-        sentence = torch.tensor(config.token_ids, dtype=torch.long)
-        out["s01_sentence"] = sentence
-
-        # Basic self-attention
-        torch.manual_seed(config.seed)
-        embed = torch.nn.Embedding(config.vocab_size, d)
-        if config.positions == "learned":  # drawn right after the table: the other draws stay
-            positions = own.get("s02_positions", torch.nn.Embedding(config.tokens, d).weight.detach())
-        elif config.positions == "sinusoidal":
-            positions = torch.from_numpy(sinusoidal(config.tokens, d))
-        if "s02_embedding_table" in own:
-            embed.weight.copy_(own["s02_embedding_table"])
-        rows = "s02_embedded_sentence" if config.positions == "none" else "s02_token_embeddings"
-        if rows in own:  # the table's rows of the sentence's words
-            embed.weight[sentence] = own[rows]
-        embedded_sentence = embed(sentence).detach()
-        out["s02_embedding_table"] = embed.weight
-        if config.positions != "none":
-            out["s02_token_embeddings"] = embedded_sentence
-            out["s02_positions"] = positions
-            embedded_sentence = embedded_sentence + positions
-        out["s02_embedded_sentence"] = embedded_sentence
-
-        omega = embedded_sentence.matmul(embedded_sentence.T)
-        out["s03_omega"] = omega
-        out[MASK_KEY] = mask
-        out["s04_masked_omega"] = masked(omega)
-        attention_weights = F.softmax(masked(omega), dim=1)
-        out["s04_attention_weights"] = attention_weights
-        out["s05_context_vectors"] = torch.matmul(attention_weights, embedded_sentence)
-
-        # Scaled dot-product attention
-        torch.manual_seed(config.seed)
-        U_query = drawn(torch.rand(d_k, d), d, d_k)
-        U_key = drawn(torch.rand(d_k, d), d, d_k)
-        U_value = drawn(torch.rand(d_v, d), d, d_v)
-        U_query, U_key, U_value = (own.get(f"s06_U_{n}", u) for n, u in
-                                   (("query", U_query), ("key", U_key), ("value", U_value)))
-        out["s06_U_query"], out["s06_U_key"], out["s06_U_value"] = U_query, U_key, U_value
-
-        queries = U_query.matmul(embedded_sentence.T).T
-        keys = U_key.matmul(embedded_sentence.T).T
-        values = U_value.matmul(embedded_sentence.T).T
-        out["s07_queries_before_transpose"] = U_query.matmul(embedded_sentence.T)
-        out["s07_queries"] = queries
-        out["s08_keys_before_transpose"] = U_key.matmul(embedded_sentence.T)
-        out["s08_keys"] = keys
-        out["s09_values_before_transpose"] = U_value.matmul(embedded_sentence.T)
-        out["s09_values"] = values
-
-        omegas = queries.matmul(keys.T)
-        out["s10_omegas"] = omegas
-        out["s11_scaled_omegas"] = omegas / d_k**0.5
-        out["s11_masked_scaled_omegas"] = masked(omegas / d_k**0.5)
-        attention_weights = F.softmax(masked(omegas / d_k**0.5), dim=-1)
-        out["s11_attention_weights"] = attention_weights
-        out["s12_context_vectors"] = attention_weights.matmul(values)
-
-        # Multi-head attention
-        torch.manual_seed(config.seed)
-        if config.variant == "blog":
-            torch.rand(d_k, d)  # the notebook draws one U_query here; keeps the stream
-        # Xavier's fans: a blog head maps d to its own d_k (d_v); the paper's W_Q
-        # (W_K, W_V) is one d x d matrix whose row blocks are the heads
-        fan_k, fan_v = (head_k, head_v) if config.variant == "blog" else (d, d)
-        multihead_U_query = drawn(torch.rand(h, head_k, d), d, fan_k)
-        multihead_U_key = drawn(torch.rand(h, head_k, d), d, fan_k)
-        multihead_U_value = drawn(torch.rand(h, head_v, d), d, fan_v)
-        multihead_U_query, multihead_U_key, multihead_U_value = (
-            own.get(f"s13_multihead_U_{n}", u) for n, u in
-            (("query", multihead_U_query), ("key", multihead_U_key), ("value", multihead_U_value)))
-        out["s13_multihead_U_query"] = multihead_U_query
-        out["s13_multihead_U_key"] = multihead_U_key
-        out["s13_multihead_U_value"] = multihead_U_value
-
-        multihead_queries = multihead_U_query.matmul(embedded_sentence.T)
-        out["s14_multihead_queries_before_swap"] = multihead_queries
-        multihead_queries = multihead_queries.swapaxes(1, 2)
-        out["s14_multihead_queries"] = multihead_queries
-
-        multihead_keys = multihead_U_key.matmul(embedded_sentence.T)
-        out["s15_multihead_keys_before_permute"] = multihead_keys
-        multihead_keys = multihead_keys.permute(0, 2, 1)
-        out["s15_multihead_keys"] = multihead_keys
-
-        multihead_values = multihead_U_value.matmul(embedded_sentence.T)
-        out["s16_multihead_values"] = multihead_values
-
-        multihead_omegas = multihead_queries.matmul(multihead_keys.swapaxes(1, 2))
-        out["s17_multihead_omegas"] = multihead_omegas
-        out["s18_multihead_scaled_omegas"] = multihead_omegas / head_k**0.5
-        out["s18_multihead_masked_scaled_omegas"] = masked(multihead_omegas / head_k**0.5)
-        multihead_attention_weights = F.softmax(masked(multihead_omegas / head_k**0.5), dim=-1)
-        out["s18_multihead_attention_weights"] = multihead_attention_weights
-
-        multihead_values = multihead_values.permute(0, 2, 1)
-        out["s19_multihead_values_permuted"] = multihead_values
-        multihead_context_vectors = multihead_attention_weights.matmul(multihead_values)
-        out["s19_multihead_context_vectors"] = multihead_context_vectors
-
-        multihead_context_vectors = multihead_context_vectors.swapaxes(0, 1)
-        out["s20_multihead_context_swapped"] = multihead_context_vectors
-        multihead_flattened = multihead_context_vectors.reshape(config.tokens, h * head_v)
-        out["s20_multihead_flattened"] = multihead_flattened
-
-        linear = torch.nn.Linear(h * head_v, config.d_out)
-        if xavier:  # nn.Linear draws uniform(+-1/sqrt(fan_in)): the same draw rescaled
-            fan_in = h * head_v
-            linear.weight.mul_((6.0 / (fan_in + config.d_out)) ** 0.5 * fan_in**0.5)
-            linear.bias.zero_()
-        if "s21_linear_weight" in own:
-            linear.weight.copy_(own["s21_linear_weight"])
-            linear.bias.zero_()  # a given weight without its bias: no bias
-        if "s21_linear_bias" in own:
-            linear.bias.copy_(own["s21_linear_bias"])
-        out["s21_linear_weight"] = linear.weight
-        out["s21_linear_bias"] = linear.bias
-        out["s21_before_bias"] = multihead_flattened.matmul(linear.weight.T)
-        out["s21_output"] = linear(multihead_flattened)
-
+        for spec in stage_list().values():
+            made = spec.compute(Run(spec, config, out, own))
+            spec.check_made(made, config)
+            out.update(made)
     return {name: _frozen(t) for name, t in out.items()}

@@ -7,7 +7,7 @@ configured T, d, d_k, d_v and heads) on a synthetic task whose answers need
 heads that look at different places, and hands back its leaves
 (:class:`~.weights.Weights` under the export keys), so every stage and the
 export show trained numbers through the unchanged computation in
-``trace.py``.
+``attention.py``.
 
 The task
 --------
@@ -67,6 +67,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .cache import cache_folder, code_bytes, torch_version
 from .config import AttentionConfig
 from .weights import Weights
 
@@ -220,20 +221,11 @@ def _training_key(config: AttentionConfig) -> tuple:
 
 
 def _cache_file(config: AttentionConfig) -> Path | None:
-    from .trace import cache_folder
-
     folder = cache_folder()
     if folder is None:
         return None
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        torch_version = version("torch")
-    except PackageNotFoundError:
-        torch_version = "none"
-    digest = hashlib.sha256(repr(_training_key(config)).encode() + torch_version.encode())
-    for module in ("training.py", "config.py", "positions.py"):
-        digest.update((Path(__file__).parent / module).read_bytes())
+    digest = hashlib.sha256(repr(_training_key(config)).encode() + torch_version().encode())
+    digest.update(code_bytes("training.py", "config.py", "positions.py"))
     return folder / f"trained-{digest.hexdigest()[:32]}.npz"
 
 

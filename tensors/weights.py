@@ -19,7 +19,7 @@ With positions (``--positions``), X = token embeddings + positions, so
 set with ``--positions learned`` (sinusoidal positions follow their formula).
 
 Keys left out keep their seeded values. Every check fails with one
-:class:`~.config.ConfigError` line saying what is wrong and what is expected.
+:class:`~.errors.ConfigError` line saying what is wrong and what is expected.
 
 Examples
 --------
@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import ConfigError
+from .errors import ConfigError
 
 __all__ = ["LEAF_KEYS", "POSITION_KEYS", "Weights", "check_weights", "load_weights", "settable"]
 

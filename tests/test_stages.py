@@ -5,13 +5,14 @@ import pytest
 from scenes.catalogue import stage_catalogue, stage_count
 
 from scenes import StageScene, stage_registry
+from scenes.description import StageDescription
 from scenes.registry import StageRegistryError
-from tensors import AttentionConfig
+from tensors import AttentionConfig, stage_list
 
 REGISTRY = stage_registry()
 
 
-def test_numbers_are_1_to_21_contiguous_and_unique():
+def test_numbers_run_1_to_n_contiguous_and_unique():
     assert list(REGISTRY) == list(range(1, stage_count() + 1))
     assert len({s.slug for s in REGISTRY.values()}) == stage_count()
 
@@ -20,6 +21,22 @@ def test_the_catalogue_read_without_manim_is_the_registry():
     """render.py list reads the stage files' syntax; it must agree with the classes."""
     assert {n: (e.slug, e.class_name, e.summary) for n, e in stage_catalogue().items()} == {
         n: (s.slug, s.__name__, s.summary) for n, s in REGISTRY.items()}
+
+
+def test_the_scenes_are_the_stages_of_the_tensors_stage_list():
+    """A scene class reads its name and what changes it from the tensors' description of its number."""
+    assert list(REGISTRY) == list(stage_list())
+    for number, stage in REGISTRY.items():
+        tensors = stage_list()[number]
+        assert (stage.slug, stage.follows_mask, stage.follows_variant) == (
+            tensors.slug, tensors.follows_mask, tensors.follows_variant), number
+
+
+def test_a_stage_class_restating_the_stage_list_is_refused():
+    with pytest.raises(TypeError, match="stage list states it"):
+        type("Restated", (StageDescription,), {"number": 3, "slug": "omega"})
+    with pytest.raises(TypeError, match="follows_mask"):
+        type("Restated", (StageDescription,), {"number": 4, "follows_mask": True})
 
 
 @pytest.mark.parametrize("number", range(1, stage_count() + 1))
@@ -56,9 +73,17 @@ def test_titles_follow_the_configuration_and_mark_the_paper_variant():
     assert linear.title_text(paper) == "Output projection W_O: Linear(16, 16) (paper)"
     assert "W_O = torch.nn.Linear(d, d)" in linear.code_text(paper)
     assert "torch.rand(h, d // h, d)" in REGISTRY[13].code_text(paper)
-    # stages 1-12 are the same in both variants
-    for number in range(1, 13):
-        stage = REGISTRY[number]
-        assert stage.title_text(paper) == stage.title_text() and stage.code_text(paper) == stage.code_text()
-    for number in range(13, stage_count() + 1):
-        assert REGISTRY[number].title_text(paper).endswith("(paper)")
+    # the stages the variant leaves alone (1-12) are the same in both variants, the others marked
+    assert not REGISTRY[12].follows_variant and REGISTRY[13].follows_variant
+    for stage in REGISTRY.values():
+        if stage.follows_variant:
+            assert stage.title_text(paper).endswith("(paper)")
+        else:
+            assert stage.title_text(paper) == stage.title_text() and stage.code_text(paper) == stage.code_text()
+
+
+def test_titles_mark_the_stages_a_causal_mask_changes():
+    causal = AttentionConfig(mask="causal")
+    marked = [n for n, stage in REGISTRY.items() if stage.title_text(causal).endswith("(causal)")]
+    assert marked == [n for n, stage in REGISTRY.items() if stage.follows_mask]
+    assert marked[:4] == [4, 5, 11, 12]  # the softmax stages and what follows them

@@ -3,6 +3,8 @@
 import importlib
 import pkgutil
 
+from tensors.stagelist import stage_list
+
 from ..registry import check_numbers, registered
 
 __all__ = ["stage_registry"]
@@ -13,5 +15,5 @@ for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
 
 def stage_registry() -> dict[int, type]:
     """All stages by number. Raises :class:`~scenes.registry.StageRegistryError`
-    unless the numbers are 1..N."""
-    return check_numbers(registered())
+    unless the numbers are 1..N, those of the tensors' stage list."""
+    return check_numbers(registered(), list(stage_list()))

@@ -25,7 +25,6 @@ def ruled(lines: VGroup, pitch: float) -> VGroup:
 
 class TokenIds(StageScene):
     number = 1
-    slug = "token_ids"
     title = "Token ids"
     summary = "each word maps through the dictionary to its id: a column of 8 cubes"
     code = "sentence = torch.tensor({ids})"

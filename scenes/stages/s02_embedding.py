@@ -11,7 +11,6 @@ __all__ = ["Embedding"]
 
 class Embedding(StageScene):
     number = 2
-    slug = "embedding"
     title = "Embedding"
     summary = "each token id picks its row of the 10×16 table; the rows build X (8×16)"
     code = "embed = torch.nn.Embedding({vocab_size}, {d})\nembedded_sentence = embed(sentence).detach()"

@@ -7,7 +7,6 @@ __all__ = ["Omega"]
 
 class Omega(MatmulStage):
     number = 3
-    slug = "omega"
     title = "Scores ω = X · Xᵀ"
     summary = "matmul: row i of X meets column j of Xᵀ at cell (i, j) of the 8×8 scores"
     code = "omega_mat = embedded_sentence.matmul(embedded_sentence.T)"

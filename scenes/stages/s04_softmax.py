@@ -7,7 +7,6 @@ __all__ = ["SoftmaxRows"]
 
 class SoftmaxRows(RowSoftmaxStage):
     number = 4
-    slug = "softmax"
     title = "Attention weights α = softmax(ω)"
     summary = "softmax along each row of ω into α: exponentiate, divide by the row sum, each row sums to 1"
     code = "attention_weights = F.softmax(omega_mat, dim=1)"

@@ -10,8 +10,6 @@ __all__ = ["ContextVectors"]
 
 class ContextVectors(MatmulStage):
     number = 5
-    follows_mask = True
-    slug = "context"
     title = "Context vectors Z = α · X"
     summary = "matmul α (8×8) · X (8×16): each row of Z is a weighted mix of the token rows of X"
     code = "context_vectors = torch.matmul(attention_weights, embedded_sentence)"

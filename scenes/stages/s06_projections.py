@@ -17,7 +17,6 @@ PROJECTED = (("s07_queries", "q⁽⁰⁾"), ("s08_keys", "k⁽⁰⁾"), ("s09_va
 
 class ProjectionMatrices(StageScene):
     number = 6
-    slug = "projections"
     title = "Projection matrices"
     summary = ("U_query, U_key (17×16) and U_value (18×16) side by side; d_k = d+1, d_v = d+2; "
                "what each does to one token's embedding")

@@ -7,7 +7,6 @@ __all__ = ["Queries"]
 
 class Queries(ProjectionStage):
     number = 7
-    slug = "queries"
     title = "Queries Q = (U_query · Xᵀ)ᵀ"
     summary = "matmul U_query (17×16) · Xᵀ (16×8) = 17×8, then .T turns it into Q (8×17)"
     code = "queries = U_query.matmul(embedded_sentence.T).T"

@@ -7,7 +7,6 @@ __all__ = ["Keys"]
 
 class Keys(ProjectionStage):
     number = 8
-    slug = "keys"
     title = "Keys K = (U_key · Xᵀ)ᵀ"
     summary = "matmul U_key (17×16) · Xᵀ (16×8) = 17×8, then .T turns it into K (8×17)"
     code = "keys = U_key.matmul(embedded_sentence.T).T"

@@ -7,7 +7,6 @@ __all__ = ["Values"]
 
 class Values(ProjectionStage):
     number = 9
-    slug = "values"
     title = "Values V = (U_value · Xᵀ)ᵀ"
     summary = "matmul U_value (18×16) · Xᵀ (16×8) = 18×8, then .T turns it into V (8×18)"
     code = "values = U_value.matmul(embedded_sentence.T).T"

@@ -7,7 +7,6 @@ __all__ = ["QueryKeyScores"]
 
 class QueryKeyScores(MatmulStage):
     number = 10
-    slug = "omegas"
     title = "Scores ω′ = Q · Kᵀ"
     summary = "matmul Q (8×17) · Kᵀ (17×8) = 8×8 scores ω′; compare with ω of stage 3"
     code = "omegas = queries.matmul(keys.T)"

@@ -14,7 +14,6 @@ ONE_HOT = 0.99  # a row whose largest weight is at least this is one-hot to the 
 
 class ScaledSoftmax(RowSoftmaxStage):
     number = 11
-    slug = "scaled_softmax"
     title = "Scaled softmax"
     summary = "divide ω′ by √d_k = √17 (all cubes recolor), softmax along rows into α′; compare with stage 4"
     code = "attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)"

@@ -7,8 +7,6 @@ __all__ = ["ScaledContext"]
 
 class ScaledContext(MatmulStage):
     number = 12
-    follows_mask = True
-    slug = "context_values"
     title = "Context vectors Z′ = α′ · V"
     summary = "matmul α′ (8×8) · V (8×18) = 8×18 context vectors Z′; compare with Z of stage 5"
     code = "context_vectors = attention_weights.matmul(values)"

@@ -16,7 +16,6 @@ DIM = 0.2
 
 class MultiheadProjections(StageScene):
     number = 13
-    slug = "multihead_projections"
     title = "Multi-head projection tensors"
     summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth, pulled apart so the heads can be counted"
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"

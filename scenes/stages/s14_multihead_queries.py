@@ -7,7 +7,6 @@ __all__ = ["MultiheadQueries"]
 
 class MultiheadQueries(MultiheadProjectionStage):
     number = 14
-    slug = "multihead_queries"
     title = "Multi-head queries"
     summary = "Xᵀ (16×8) copied ×9 along the head axis; batched matmul 9×17×8; swapaxes(1,2) → 9×8×17"
     code = ("multihead_queries = multihead_U_query.matmul(embedded_sentence.T)\n"

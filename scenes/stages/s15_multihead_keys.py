@@ -7,7 +7,6 @@ __all__ = ["MultiheadKeys"]
 
 class MultiheadKeys(MultiheadProjectionStage):
     number = 15
-    slug = "multihead_keys"
     title = "Multi-head keys"
     summary = "Xᵀ copied ×9; batched matmul 9×17×8; permute(0,2,1) → 9×8×17"
     code = ("multihead_keys = multihead_U_key.matmul(embedded_sentence.T)\n"

@@ -8,7 +8,6 @@ __all__ = ["MultiheadValues"]
 
 class MultiheadValues(MultiheadProjectionStage):
     number = 16
-    slug = "multihead_values"
     title = "Multi-head values"
     summary = "Xᵀ copied ×9; batched matmul gives 9×18×8 (permuted later, in stage 19)"
     code = "multihead_values = multihead_U_value.matmul(embedded_sentence.T)"

@@ -14,7 +14,6 @@ __all__ = ["MultiheadOmegas"]
 
 class MultiheadOmegas(StageScene):
     number = 17
-    slug = "multihead_omegas"
     title = "Multi-head scores, one Q · Kᵀ per head"
     summary = "one matmul per head: 9×8×17 · 9×17×8 = 9×8×8; each head's scores (compare ω′ of stage 10)"
     code = "multihead_omegas = multihead_queries.matmul(multihead_keys.swapaxes(1, 2))"

@@ -14,12 +14,10 @@ __all__ = ["MultiheadSoftmax"]
 
 class MultiheadSoftmax(StageScene):
     number = 18
-    slug = "multihead_softmax"
     title = "Multi-head attention weights"
     summary = "scale by √d_k and softmax along the rows of every head: 9 different 8×8 patterns"
     code = "multihead_attention_weights = F.softmax(multihead_omegas / d_k**0.5, dim=-1)"
     view = (0.5, 0.3)
-    follows_mask = True
     mask_code = ("multihead_attention_weights = F.softmax(\n"
                  "    (multihead_omegas / d_k**0.5).masked_fill(mask, float('-inf')), dim=-1)")
 

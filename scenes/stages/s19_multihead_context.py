@@ -15,8 +15,6 @@ __all__ = ["MultiheadContext"]
 
 class MultiheadContext(StageScene):
     number = 19
-    follows_mask = True
-    slug = "multihead_context"
     title = "Multi-head context vectors"
     summary = "values permuted 9×18×8 → 9×8×18 on screen, then one matmul per head: 9×8×18"
     code = ("multihead_values = multihead_values.permute(0, 2, 1)\n"

@@ -19,8 +19,6 @@ LOOK_CELLS = 24  # the closer look shows whole heads, at least this many columns
 
 class Concatenation(StageScene):
     number = 20
-    follows_mask = True
-    slug = "concatenation"
     title = "Concatenate the heads"
     summary = "swapaxes(0,1) to 8×9×18, reshape: the 9 head slices side by side in one 8×162 matrix"
     code = ("multihead_context_vectors = multihead_context_vectors.swapaxes(0, 1)\n"

@@ -19,8 +19,6 @@ BIAS_ROOM = 0.9  # above the result: the bias row before it drops onto every row
 
 class LinearProjection(StageScene):
     number = 21
-    follows_mask = True
-    slug = "linear"
     title = "Output projection: Linear({concat}, {d_out})"
     paper_title = "Output projection W_O: Linear({concat}, {d_out})"
     summary = ("flattened (8×162) · Wᵀ (162×18) cut per head: 9 matmuls 8×18 · 18×18 summed, "

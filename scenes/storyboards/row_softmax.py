@@ -28,7 +28,6 @@ DIM = 0.25
 
 
 class RowSoftmaxStage(StageScene):
-    follows_mask = True  # a softmax stage masks its scores when the mask is causal
     scores_key = masked_key = weights_key = ""  # a stage names its tensors
     scores_name = "ω"
     weights_name = "α"
