@@ -4,11 +4,16 @@ Parse, validate, call, report: nothing here computes tensors or draws. Each
 render runs in its own process with its own Manim ``tempconfig``; importing
 this module changes no configuration.
 
+The installed command ``attention-cubes`` runs :func:`main`; in a checkout,
+``python render.py`` does the same (``render.py`` only imports this module).
+Errors name the command as it was called (``render.py: error: ...`` or
+``attention-cubes: error: ...``).
+
 Examples
 --------
-    python render.py list
-    python render.py tensors --out attention.npz
-    python render.py render 3 7-9 20 --quality low
+    attention-cubes list
+    attention-cubes tensors --out attention.npz
+    attention-cubes render 3 7-9 20 --quality low
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import click
 from scenes.catalogue import stage_catalogue, stage_count
 from scenes.jobs import FORMATS, QUALITY_PRESETS
 
-__all__ = ["cli", "parse_scene_spec"]
+__all__ = ["cli", "main", "parse_scene_spec"]
 
 __version__ = "0.2.0"
 
@@ -156,17 +161,17 @@ class OneLineErrorGroup(click.Group):
     """
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        prog_name = prog_name or self.name
         try:
-            code = super().main(args, prog_name or "render.py", complete_var,
-                                standalone_mode=False, **extra)
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
-            click.echo(f"render.py: error: {error.format_message()}", err=True)
+            click.echo(f"{prog_name}: error: {error.format_message()}", err=True)
             code = 2
         except click.ClickException as error:
-            click.echo(f"render.py: error: {error.format_message()}", err=True)
+            click.echo(f"{prog_name}: error: {error.format_message()}", err=True)
             code = 1
         except click.exceptions.Abort:
-            click.echo("render.py: interrupted", err=True)
+            click.echo(f"{prog_name}: interrupted", err=True)
             code = 130
             _exit_now_if_threads_linger(code)
         code = code if isinstance(code, int) else 0
@@ -184,7 +189,7 @@ def _exit_now_if_threads_linger(code: int) -> None:
         os._exit(code)
 
 
-@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("attention-cubes", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="attention-cubes")
 def cli():
     """Render 3D cube explainer videos of transformer attention."""
@@ -204,7 +209,7 @@ def list_stages():
               help="npz (default with --out), json, or a printed summary table.")
 @config_options
 def tensors_command(out, fmt, config):
-    """Export every stage tensor under its sNN_name key (see STAGES.md)."""
+    """Export every stage tensor under its sNN_name key (docs/stages.md lists them)."""
     fmt = fmt or ("summary" if out is None else ("json" if out.suffix == ".json" else "npz"))
     if fmt != "summary" and out is None:
         raise click.UsageError(f"--format {fmt} needs --out FILE")
@@ -424,5 +429,10 @@ def _slide_deck(out_dir: Path, numbers: list[int]) -> Path:
     return deck
 
 
+def main(prog_name: str = "attention-cubes") -> None:
+    """The installed command (``[project.scripts]``); ``render.py`` calls it too."""
+    cli(prog_name=prog_name)
+
+
 if __name__ == "__main__":
-    cli()
+    main()
