@@ -386,8 +386,9 @@ def write_atomically(final: Path, write) -> None:
               help="Also one clip per step (NN_name_sections/ with a JSON index); "
                    "with --format png, one still per step.")
 @click.option("--slides", is_flag=True,
-              help="Also slides to step through: manim-slides data in OUT_DIR/slides/ and an "
-                   "HTML deck OUT_DIR/attention_cubes_slides.html.")
+              help="Also slides to step through, with speaker notes: manim-slides data in "
+                   "OUT_DIR/slides/ and a deck that opens offline, OUT_DIR/deck/attention_cubes.html "
+                   "(needs reveal.js once: see deck-assets).")
 @config_options
 def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat, axes, floor,
                    captions, sections, slides, config):
@@ -397,6 +398,8 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat,
     if not all_scenes and not scenes:
         raise click.UsageError("name the scenes to render (e.g. 3 7-9) or use --all")
     numbers = list(range(1, STAGE_COUNT + 1)) if all_scenes else parse_scene_spec(scenes)
+    if slides:
+        _deck_call(lambda deck: deck.require_reveal())  # before rendering, not after
     from scenes.components.palette import Look, Panel
 
     panel = Panel(axes=axes, floor=floor, captions=captions == "burned")
@@ -412,21 +415,30 @@ def render_command(scenes, all_scenes, quality, fmt, out_dir, jobs, theme, flat,
 
 
 def _slide_deck(out_dir: Path, numbers: list[int]) -> Path:
-    """Join the scenes' slides into one HTML deck (reveal.js) with manim-slides."""
-    import subprocess
-
+    """Join the scenes' slides into one deck folder that opens offline."""
     from scenes.jobs import SLIDES_FOLDER
 
-    deck = out_dir / "attention_cubes_slides.html"
     names = [stage_catalogue()[n].class_name for n in numbers]
-    command = [sys.executable, "-m", "manim_slides", "convert", "--folder", str(out_dir / SLIDES_FOLDER),
-               "-v", "error", *names, str(deck)]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        deck.unlink(missing_ok=True)
-        reason = (result.stderr.strip().splitlines() or ["no message"])[-1]
-        raise click.ClickException(f"the slide deck could not be written: {reason}")
-    return deck
+    return _deck_call(lambda deck: deck.write_deck(out_dir / SLIDES_FOLDER, names, out_dir))
+
+
+def _deck_call(action):
+    """``action(scenes.deck)``, its DeckError as one line (exit 1)."""
+    from scenes import deck
+
+    try:
+        return action(deck)
+    except deck.DeckError as error:
+        raise click.ClickException(str(error)) from None
+
+
+@cli.command("deck-assets")
+@click.option("--from", "tarball", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              metavar="FILE.tgz", help="Use this npm package file instead of running npm pack.")
+def deck_assets_command(tarball):
+    """Get reveal.js for the offline slide deck (once; with npm) into the user's cache."""
+    folder = _deck_call(lambda deck: deck.fetch_reveal(tarball))
+    click.echo(str(folder))
 
 
 def main(prog_name: str = "attention-cubes") -> None:

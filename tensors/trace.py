@@ -50,13 +50,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .cache import cache_home
 from .config import AttentionConfig
 
 __all__ = ["Trace", "compute_trace", "STAGE_KEYS", "MASK_KEY", "axis_names"]
 
 MASK_KEY = "s04_causal_mask"  # exported with the mask: True where token j comes after token i
 
-# Stage number -> the keys ``render.py tensors`` exports for it (shared/STAGES.md).
+# Stage number -> the keys ``render.py tensors`` exports for it (docs/stages.md).
 STAGE_KEYS: dict[int, tuple[str, ...]] = {
     1: ("s01_sentence",),
     2: ("s02_embedding_table", "s02_embedded_sentence"),
@@ -180,7 +181,7 @@ class Trace(Mapping):
         return tuple(keys)
 
     def export(self) -> dict[str, np.ndarray]:
-        """The stage tensors under their export names (shared/STAGES.md)."""
+        """The stage tensors under their export names (docs/stages.md)."""
         return {k: self._arrays[k] for k in self.export_keys()}
 
 
@@ -202,8 +203,7 @@ def _cache_file(config: AttentionConfig) -> Path | None:
     if folder == "off":
         return None
     if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "attention-cubes", "traces")
+        folder = cache_home() / "traces"
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -107,23 +107,6 @@ def test_two_renders_at_once_share_the_tex_cache(tmp_path):
     assert cache and all(p.suffix == ".svg" and not p.name.startswith(".") for p in cache)
 
 
-def test_slides_and_html_deck(tmp_path):
-    import json
-
-    out = tmp_path / "videos"
-    result = render_cli("6", "--slides", "--out-dir", out)
-    assert result.stdout.split()[-1] == str(out / "attention_cubes_slides.html")
-    presentation = json.loads((out / "slides" / "ProjectionMatrices.json").read_text())
-    # one slide per step of the scene: matrices, shapes, one token, result
-    assert len(presentation["slides"]) == 4
-    for slide in presentation["slides"]:
-        assert (out / slide["file"]).exists()  # paths relative to the slides' parent folder
-    deck = (out / "attention_cubes_slides.html").read_text()
-    assets = sorted((out / "attention_cubes_slides_assets").iterdir())
-    assert len(assets) == 4 and all(a.name in deck for a in assets)
-    assert not list(out.glob(".work-*"))
-
-
 def test_a_still_per_section(tmp_path):
     import json
 
