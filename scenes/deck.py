@@ -168,13 +168,14 @@ def write_deck(slides_folder: Path, scene_names: list[str], out_dir: Path) -> Pa
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(reveal / name, target)
         _check_self_contained(page)
-        final = out_dir / DECK_FOLDER
+        final, old = out_dir / DECK_FOLDER, out_dir / f"{work.name}-old"
         if final.exists():
-            shutil.rmtree(final)
+            os.replace(final, old)  # the previous deck leaves only as the new one comes
         os.replace(work, final)
         return final / DECK_PAGE
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(out_dir / f"{work.name}-old", ignore_errors=True)
 
 
 def _check_self_contained(page: Path) -> None:

@@ -47,7 +47,7 @@ QUALITY_PRESETS = {
 }
 FORMATS = ("mp4", "gif", "png")
 SLIDES_FOLDER = "slides"
-WORK_PATTERN = re.compile(r"^\.work-(?:\d+|deck)-(\d+)$")  # a scene's, or the slide deck's
+WORK_PATTERN = re.compile(r"^\.work-(?:\d+|deck)-(\d+)(?:-old)?$")  # a scene's, or the slide deck's
 STOP_GRACE = 3.0  # seconds a worker gets to stop before it is killed
 
 

@@ -77,6 +77,19 @@ def test_the_real_tarball_unpacks_into_the_cache(tmp_path, monkeypatch):
         assert (deck.reveal_folder() / name).read_bytes() == (source / name).read_bytes()
 
 
+def test_a_killed_deck_s_working_folders_are_cleared_by_the_next_render(tmp_path):
+    from scenes.jobs import clear_stale_work
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = [tmp_path / f".work-deck-{gone.pid}", tmp_path / f".work-deck-{gone.pid}-old"]
+    live = tmp_path / f".work-deck-{os.getpid()}"
+    for folder in (*stale, live):
+        folder.mkdir()
+    assert sorted(clear_stale_work(tmp_path)) == sorted(stale)
+    assert [p.name for p in tmp_path.iterdir()] == [live.name]
+
+
 def test_the_template_loads_nothing_from_outside_the_folder():
     text = deck.TEMPLATE.read_text()
     assert "cdn_url" not in text and "http" not in text.split("#}", 1)[1]
