@@ -158,7 +158,7 @@ def write_deck(slides_folder: Path, scene_names: list[str], out_dir: Path) -> Pa
         assets = work / f"{page.stem}_assets"
         command = [sys.executable, "-m", "manim_slides", "convert", "--folder", str(slides_folder),
                    "--to", "html", "--use-template", str(TEMPLATE), "-v", "error",
-                   f"-ctitle={TITLE}", f"-creveal_version={REVEAL_VERSION}", *scene_names, str(page)]
+                   f"-ctitle={TITLE}", *scene_names, str(page)]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0 or not page.is_file():
             reason = (result.stderr.strip().splitlines() or ["no message"])[-1]
