@@ -31,6 +31,8 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tensors.cache import cache_home
+
 from .components.palette import LOOK, Look
 
 __all__ = ["RenderJob", "RenderResult", "render_many", "render_one", "output_name",
@@ -45,7 +47,7 @@ QUALITY_PRESETS = {
 }
 FORMATS = ("mp4", "gif", "png")
 SLIDES_FOLDER = "slides"
-WORK_PATTERN = re.compile(r"^\.work-\d+-(\d+)$")
+WORK_PATTERN = re.compile(r"^\.work-(?:\d+|deck)-(\d+)(?:-old)?$")  # a scene's, or the slide deck's
 STOP_GRACE = 3.0  # seconds a worker gets to stop before it is killed
 
 
@@ -125,7 +127,7 @@ def render_one(job: RenderJob) -> RenderResult:
 
         options = render_options(QUALITY_PRESETS[job.quality][0], job.fmt, sections=job.sections,
                                  media_dir=work, output_file=Path(output_name(job)).stem)
-        shared = Path(job.out_dir).resolve().parent / "manim"
+        shared = cache_home() / "manim"  # one for every output folder
         # manim-slides writes its paths relative to the working directory
         place = _inside(work) if job.slides else contextlib.nullcontext()
         with tempconfig(options), place, _shared_cache(shared / "Tex", work / "Tex"), \
@@ -221,7 +223,8 @@ def _inside(folder: Path):
 @contextlib.contextmanager
 def _shared_cache(shared: Path, private: Path):
     """Formula and text SVGs in a private folder, seeded from and published to
-    a shared cache (drawing a Text's glyphs costs ~80 ms; a formula, a TeX run).
+    a shared cache, the user's (:func:`~tensors.cache.cache_home`); drawing a
+    Text's glyphs costs ~80 ms; a formula, a TeX run.
 
     Manim takes an SVG as done once the file exists, so two renders writing
     the same one into one folder read each other's half-written files. Each

@@ -2,9 +2,16 @@
 # Idempotent set-up for a fresh Debian/Ubuntu machine: the system packages
 # Manim needs (when missing), fonts for other scripts, a .venv with the
 # system's Python 3.11, 3.12 or 3.13, torch (the CPU build where no GPU is
-# present) and this project. A second run only checks and skips.
+# present), this project, and reveal.js for the offline slide deck (from the
+# npm registry, with npm; nodejs and npm are installed when missing).
+# With --test (scripts/test.sh), also Debian's chromium, which the deck's
+# browser test drives (no browser is ever downloaded).
+# A second run only checks and skips.
 # Called by scripts/videos.sh and scripts/test.sh; runnable on its own.
 set -euo pipefail
+
+FOR_TESTS=0
+if [ "${1:-}" = "--test" ]; then FOR_TESTS=1; fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
@@ -17,6 +24,7 @@ APT_PACKAGES=(
   texlive-fonts-recommended dvisvgm
   fonts-noto-cjk fonts-noto-color-emoji
 )
+TEST_APT_PACKAGES=(chromium)
 
 say() { printf '[setup] %s\n' "$*" >&2; }
 
@@ -42,8 +50,9 @@ find_python() {
 python_version() { "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])'; }
 
 install_system_packages() {
-  local missing=() pkg
-  for pkg in "${APT_PACKAGES[@]}"; do
+  local missing=() pkg wanted=("${APT_PACKAGES[@]}")
+  if [ "$FOR_TESTS" -eq 1 ]; then wanted+=("${TEST_APT_PACKAGES[@]}"); fi
+  for pkg in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if ! find_python >/dev/null; then
@@ -51,6 +60,8 @@ install_system_packages() {
     # Debian's venv module for its own python3 is a versioned package
     if command -v python3 >/dev/null 2>&1; then missing+=("python$(python_version python3)-venv"); fi
   fi
+  # npm fetches reveal.js once (install_deck_assets); Node.js from elsewhere (nodesource) is fine
+  if ! command -v npm >/dev/null 2>&1 && ! deck_assets_present; then missing+=(nodejs npm); fi
   if [ ${#missing[@]} -eq 0 ]; then say "system packages present"; return; fi
   if ! command -v apt-get >/dev/null 2>&1; then
     say "missing system packages (${missing[*]}) and no apt-get: install them by hand"; exit 1
@@ -111,5 +122,21 @@ install_python_env() {
   touch "$stamp"
 }
 
+# The offline copy of reveal.js lives in the user's cache (scenes/deck.py).
+deck_assets_present() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/attention-cubes"
+  [ -f "$cache/reveal.js-$REVEAL_VERSION/dist/reveal.js" ] && [ -f "$cache/reveal.js-$REVEAL_VERSION/dist/plugin/notes.js" ]
+}
+REVEAL_VERSION="$(sed -n 's/^REVEAL_VERSION = "\(.*\)"$/\1/p' "$ROOT/scenes/deck.py")"
+
+install_deck_assets() {
+  if deck_assets_present; then say "reveal.js $REVEAL_VERSION present (offline slide deck)"; return; fi
+  say "getting reveal.js $REVEAL_VERSION for the offline slide deck (npm pack, into the user's cache)"
+  if (cd "$ROOT" && "$VENV/bin/python" render.py deck-assets >/dev/null); then return; fi
+  if [ "$FOR_TESTS" -eq 1 ]; then exit 1; fi  # the deck's tests need it
+  say "without it, render --slides stops with a line saying how to get it; the videos do not need it"
+}
+
 install_system_packages
 install_python_env
+install_deck_assets

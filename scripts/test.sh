@@ -3,7 +3,7 @@
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bash "$ROOT/scripts/setup.sh"
+bash "$ROOT/scripts/setup.sh" --test  # also chromium, for the slide deck's browser test
 cd "$ROOT"
 # two or more cores share the work (pytest-xdist); `-n 0` runs in one process
 exec "$ROOT/.venv/bin/python" -m pytest -n auto "$@"

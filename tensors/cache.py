@@ -1,10 +1,25 @@
-"""Where traces and trained weights are kept between processes, and what
-their file names hash besides the configuration.
+"""Where Attention Cubes keeps what it can make again: the user's cache folder,
+and what a cached file's name hashes besides the configuration.
 
-A cached file is named by a digest of everything its numbers depend on:
-the configuration, the code that computes them (the package's own modules,
-read here by name) and the installed torch's version, so a change in any of
-them never reads an old file.
+``$XDG_CACHE_HOME/attention-cubes`` (``~/.cache/attention-cubes`` when the
+variable is unset), one folder for every render and every output folder: the
+traces and trained weights (``traces/``), Manim's formula and text SVGs
+(``manim/``) and the reveal.js copy the offline slide deck is made with.
+Nothing in it is needed twice in one place, so deleting it only costs time.
+
+A cached file is named by a digest of everything its numbers depend on: the
+configuration, the code that computes them (the package's own modules, read
+here by name) and the installed torch's version, so a change in any of them
+never reads an old file. Every writer publishes a finished file with an
+atomic rename, so renders running at once never read each other's
+half-written files.
+
+Examples
+--------
+>>> cache_home({"XDG_CACHE_HOME": "/tmp/c"})
+PosixPath('/tmp/c/attention-cubes')
+>>> cache_home({"HOME": "/home/ada"})
+PosixPath('/home/ada/.cache/attention-cubes')
 """
 
 from __future__ import annotations
@@ -12,22 +27,27 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["cache_folder", "code_bytes", "torch_version"]
+__all__ = ["cache_home", "cache_folder", "code_bytes", "torch_version"]
 
 PACKAGE = Path(__file__).parent
 
 
+def cache_home(environ=None) -> Path:
+    """The user's cache folder for Attention Cubes (not created here)."""
+    environ = os.environ if environ is None else environ
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(
+        environ.get("HOME") or os.path.expanduser("~"), ".cache")
+    return Path(base) / "attention-cubes"
+
+
 def cache_folder() -> Path | None:
     """The folder traces (and trained weights) are kept in between processes:
-    ``ATTENTION_CUBES_TRACE_CACHE``, else ``$XDG_CACHE_HOME/attention-cubes/traces``
-    (``~/.cache/...``); None with ``ATTENTION_CUBES_TRACE_CACHE=off``."""
+    ``ATTENTION_CUBES_TRACE_CACHE``, else ``traces/`` in :func:`cache_home`;
+    None with ``ATTENTION_CUBES_TRACE_CACHE=off``."""
     folder = os.environ.get("ATTENTION_CUBES_TRACE_CACHE")
     if folder == "off":
         return None
-    if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "attention-cubes", "traces")
-    return Path(folder)
+    return Path(folder) if folder else cache_home() / "traces"
 
 
 def torch_version() -> str:

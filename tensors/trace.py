@@ -99,7 +99,7 @@ class Trace(Mapping):
         return exported_keys(self.config)
 
     def export(self) -> dict[str, np.ndarray]:
-        """The stage tensors under their export names (shared/STAGES.md)."""
+        """The stage tensors under their export names (docs/stages.md)."""
         return {k: self._arrays[k] for k in self.export_keys()}
 
 

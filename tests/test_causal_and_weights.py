@@ -1,7 +1,7 @@
 """Causal attention (--mask causal) and your own numbers (--weights FILE.npz),
 against independent references: torch's scaled_dot_product_attention and
-nn.MultiheadAttention, and the NumPy notebook of seeds/002 with its printed
-numbers."""
+nn.MultiheadAttention, and the NumPy notebook "A step to step guide to
+understand attention mechanisms" with its printed numbers."""
 
 import numpy as np
 import pytest
@@ -186,9 +186,9 @@ def test_the_mask_is_exported_under_its_own_key(tmp_path):
     assert MASK_KEY not in np.load(export(AttentionConfig(), tmp_path / "plain.npz"))
 
 
-# -- the NumPy notebook of seeds/002, in our key names ------------------------------------
+# -- the NumPy notebook ("A step to step guide ..."), in our key names ---------------------
 def notebook_weights() -> dict[str, np.ndarray]:
-    """seeds/002's "I love Transformers" (d_model 4, 2 heads), its draws in its
+    """The notebook's "I love Transformers" (d_model 4, 2 heads), its draws in its
     order, written in our key names. It multiplies X @ W where we use U @ Xᵀ
     (so U = Wᵀ per head), and concat @ W_O where nn.Linear keeps the transpose."""
     n, d_model, h = 3, 4, 2
@@ -214,7 +214,7 @@ def notebook_weights() -> dict[str, np.ndarray]:
 
 
 NOTEBOOK_CONFIG = dict(sentence=("I", "love", "Transformers"), d=4, heads=2, variant="paper")
-# what the notebook prints (seeds/002, cells 12 and 17)
+# what the notebook prints (its cells 12 and 17)
 NOTEBOOK_WEIGHTS = np.array([
     [[8.32207466e-07, 8.62661112e-09, 9.99999159e-01],
      [9.79261626e-01, 7.06124878e-03, 1.36771253e-02],

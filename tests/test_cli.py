@@ -99,7 +99,7 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(*args)
     assert result.exit_code == 2, result.output
     lines = [l for l in result.output.splitlines() if l.strip()]
-    assert len(lines) == 1 and lines[0].startswith("render.py: error:"), result.output
+    assert len(lines) == 1 and lines[0].startswith("attention-cubes: error:"), result.output
     assert message in lines[0]
     assert "Traceback" not in result.output
 

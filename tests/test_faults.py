@@ -51,7 +51,7 @@ def test_an_output_folder_that_cannot_be_made_is_one_line(folder):
     result = CliRunner().invoke(cli, ["render", "3", "--out-dir", folder])
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("render.py: error: cannot create the output folder")
+    assert len(lines) == 1 and lines[0].startswith("attention-cubes: error: cannot create the output folder")
     assert "Traceback" not in result.output
 
 

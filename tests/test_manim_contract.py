@@ -7,6 +7,7 @@ encodes is caught without the slow renders.
 """
 
 import inspect
+from pathlib import Path
 
 import av
 import numpy as np
@@ -28,7 +29,16 @@ OWNERS = {"ThreeDCamera": ThreeDCamera, "Camera": Camera, "CairoRenderer": Cairo
 def _instances(tmp_path):
     with tempconfig({"pixel_width": 64, "pixel_height": 36, "media_dir": str(tmp_path), "format": "none"}):
         scene = ThreeDScene(renderer=CubeRenderer(camera_class=CubeCamera), camera_class=CubeCamera)
-        return {"Camera.instance": scene.renderer.camera, "CairoRenderer.instance": scene.renderer}
+        slide = manim_hooks.slide_class(TinyStage)(output_folder=tmp_path / "slides")
+        return {"Camera.instance": scene.renderer.camera, "CairoRenderer.instance": scene.renderer,
+                "manim_slides.slide.base.BaseSlide.instance": slide}
+
+
+def _overriding(hook) -> type:
+    """Our class that overrides the hook's method."""
+    if hook.owner.startswith("manim_slides"):
+        return manim_hooks.slide_class(TinyStage)
+    return CubeCamera if "Camera" in hook.owner else CubeRenderer
 
 
 @pytest.mark.parametrize("hook", MANIM_HOOKS, ids=lambda h: f"{h.owner}.{h.name}")
@@ -37,6 +47,9 @@ def test_manim_still_has_the_hook(hook, tmp_path):
     if hook.kind == "config":
         assert hook.name in config._d or hasattr(type(config), hook.name), where + "is no config key"
         return
+    if hook.kind == "field":
+        assert hook.name in _dotted(hook.owner).model_fields, where + "is no longer a field"
+        return
     if hook.owner.endswith(".instance"):
         owner = _instances(tmp_path)[hook.owner]
         assert hasattr(owner, hook.name), where + "is no longer an attribute"
@@ -44,7 +57,7 @@ def test_manim_still_has_the_hook(hook, tmp_path):
     owner = OWNERS.get(hook.owner) or _dotted(hook.owner)
     assert hasattr(owner, hook.name), where + "is gone; see scenes/engine/manim_hooks.py"
     if hook.kind == "override":
-        ours = getattr(CubeCamera if "Camera" in hook.owner else CubeRenderer, hook.name)
+        ours = getattr(_overriding(hook), hook.name)
         theirs = getattr(owner, hook.name)
         assert ours is not theirs, f"{hook.owner}.{hook.name} is listed as overridden but is not"
         expected = [p for p in inspect.signature(theirs).parameters if p not in ("args", "kwargs")]
@@ -55,11 +68,16 @@ def test_manim_still_has_the_hook(hook, tmp_path):
 
 def test_every_reach_is_listed():
     """The overrides in the module are exactly the hooks marked "override"."""
+    from manim_slides import ThreeDSlide
+
     listed = {(h.owner, h.name) for h in MANIM_HOOKS if h.kind == "override"}
-    for ours, base in ((CubeCamera, ThreeDCamera), (CubeRenderer, CairoRenderer)):
+    twin = manim_hooks.slide_class(TinyStage)
+    slide_part = twin.__mro__[twin.__mro__.index(ThreeDSlide) - 1]  # the twin's own class
+    owners = ("ThreeDCamera", "Camera", "CairoRenderer", "manim_slides.slide.base.BaseSlide")
+    for ours, base in ((CubeCamera, ThreeDCamera), (CubeRenderer, CairoRenderer), (slide_part, ThreeDSlide)):
         for name, member in vars(ours).items():
             if callable(member) and hasattr(base, name) and not name.startswith("__"):
-                assert any((owner, name) in listed for owner in ("ThreeDCamera", "Camera", "CairoRenderer")), (
+                assert any((owner, name) in listed for owner in owners), (
                     f"{ours.__name__}.{name} overrides Manim but is not in MANIM_HOOKS")
 
 
@@ -83,6 +101,56 @@ class TinyBlock(ThreeDScene):
         self.play(grid.animate.recolor(-np.arange(12.0).reshape(3, 4)), run_time=0.4)
         self.next_section("second")
         self.play(grid.animate.shift([1.0, 0.0, 0.0]), run_time=0.4)
+
+
+class TinyStage(ThreeDScene):
+    """What the slide twin reads of a stage: number, title, captions (say), steps, color bar."""
+
+    number, cfg = 99, None
+    colorbar = None
+
+    @classmethod
+    def title_text(cls, config=None):
+        return "Tiny"
+
+    def say(self, text):
+        self.add_subcaption(text)
+
+    def step(self, name):
+        self.next_section(name)
+
+    def construct(self):
+        grid = CubeGrid(np.arange(12.0).reshape(3, 4), cube_size=0.8)
+        self.add(grid)
+        self.step("opening")
+        self.say("said before anything moves")
+        self.step("first")  # the opening played nothing: one slide with the first step
+        self.say("a = 1")
+        self.play(grid.animate.shift([0.5, 0.0, 0.0]), run_time=0.2)
+        self.step("second")
+        self.colorbar = type("Bar", (), {"tensor_name": "ω", "value_range": (-2.5, 3.0)})()
+        self.say("b = 2")
+        self.play(grid.animate.shift([-0.5, 0.0, 0.0]), run_time=0.2)
+        self.step("closing")  # plays nothing: its caption joins the last slide's notes
+        self.say("said at the end")
+
+
+def test_slides_carry_speaker_notes(tmp_path, monkeypatch):
+    """The manim-slides twin: a slide per step that plays, each with its notes in the JSON."""
+    import json
+
+    monkeypatch.chdir(tmp_path)  # manim-slides writes its paths relative to the working folder
+    options = render_options("low_quality", "mp4", sections=False, media_dir=tmp_path, output_file="tiny")
+    options.update(pixel_width=64, pixel_height=36, frame_rate=10)
+    with tempconfig(options):
+        scene = manim_hooks.slide_class(TinyStage)(output_folder=Path("slides"))
+        scene.render()
+    slides = json.loads((tmp_path / "slides" / "TinyStage.json").read_text())["slides"]
+    assert [s["notes"] for s in slides] == [
+        "99. Tiny - first\n• said before anything moves\n• a = 1",
+        "99. Tiny - second\n• b = 2\nColors: ω from −2.5 to 3\n• said at the end",
+    ]
+    assert all((tmp_path / s["file"]).exists() for s in slides)
 
 
 def test_a_tiny_movie_goes_through_the_writer(tmp_path):

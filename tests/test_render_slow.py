@@ -1,5 +1,6 @@
 """Real renders through the command line (slow; run in CI)."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -92,36 +93,34 @@ def test_sections_and_subtitles(tmp_path):
         assert sub.content
 
 
-def test_two_renders_at_once_share_the_tex_cache(tmp_path):
-    # stage 21's formula, compiled by two renders into sibling folders at once:
-    # each reads the SVG only when whole (it once read the other's half-written file)
-    runs = [subprocess.Popen([sys.executable, "render.py", "render", "21", "--format", "png",
-                              "--out-dir", str(tmp_path / name)],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def test_two_renders_at_once_share_a_cold_cache_and_write_nowhere_else(tmp_path):
+    """Two renders start together on an empty user cache: the trace, stage 21's
+    formula (a TeX run) and its texts are made by both and published whole,
+    once each (a render once read the other's half-written SVG). They write
+    their stills and the cache, and nothing else: not in the working folder,
+    the output folders' parents or the home folder."""
+    home, cache, cwd = tmp_path / "home", tmp_path / "cache", tmp_path / "cwd"
+    for folder in (home, cache, cwd):
+        folder.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "ATTENTION_CUBES_TRACE_CACHE"}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(cache))
+    runs = [subprocess.Popen([sys.executable, str(ROOT / "render.py"), "render", "21", "--format", "png",
+                              "--out-dir", str(tmp_path / name / "stills")],
+                             cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for name in ("a", "b")]
     for run in runs:
         _, stderr = run.communicate(timeout=600)
         assert run.returncode == 0, stderr
-    assert (tmp_path / "a" / "21_linear.png").exists() and (tmp_path / "b" / "21_linear.png").exists()
-    cache = list((tmp_path / "manim" / "Tex").iterdir())
-    assert cache and all(p.suffix == ".svg" and not p.name.startswith(".") for p in cache)
-
-
-def test_slides_and_html_deck(tmp_path):
-    import json
-
-    out = tmp_path / "videos"
-    result = render_cli("6", "--slides", "--out-dir", out)
-    assert result.stdout.split()[-1] == str(out / "attention_cubes_slides.html")
-    presentation = json.loads((out / "slides" / "ProjectionMatrices.json").read_text())
-    # one slide per step of the scene: matrices, shapes, one token, result
-    assert len(presentation["slides"]) == 4
-    for slide in presentation["slides"]:
-        assert (out / slide["file"]).exists()  # paths relative to the slides' parent folder
-    deck = (out / "attention_cubes_slides.html").read_text()
-    assets = sorted((out / "attention_cubes_slides_assets").iterdir())
-    assert len(assets) == 4 and all(a.name in deck for a in assets)
-    assert not list(out.glob(".work-*"))
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if not p.is_dir())
+    mine = [p for p in written if not p.startswith("cache/attention-cubes/")]
+    assert mine == ["a/stills/21_linear.png", "b/stills/21_linear.png"]
+    cached = [Path(p) for p in written if p not in mine]
+    assert {p.parts[2] for p in cached} == {"traces", "manim"}
+    assert not [p for p in cached if p.name.startswith(".")]  # no partial file left
+    assert len([p for p in cached if p.parts[2] == "traces"]) == 1
+    tex = [p for p in cached if p.parts[3:4] == ("Tex",)]
+    assert tex and all(p.suffix == ".svg" for p in tex)
+    assert not [p for p in tmp_path.rglob(".work-*")]
 
 
 def test_a_still_per_section(tmp_path):

@@ -40,7 +40,8 @@ from .drawing import (
 
 __all__ = [
     "CubeCamera", "CubeRenderer", "Hook", "MANIM_HOOKS", "X264_OPTIONS",
-    "abort_encoding", "camera_tracker", "frame_of", "orient_camera", "render_options", "scene_time", "screen_points", "slide_class",
+    "abort_encoding", "camera_tracker", "frame_of", "orient_camera", "render_options", "scene_time", "screen_points",
+    "slide_class", "slide_notes",
     "written_files",
     "writes_movie",
 ]
@@ -58,7 +59,8 @@ class Hook:
 
     ``kind``: "override" (a method we replace, calling Manim's), "call" (a
     method we call), "attribute" (an instance attribute we read or write),
-    "config" (a ``manim.config`` key we set).
+    "config" (a ``manim.config`` key we set), "field" (a field of a pydantic
+    model of manim-slides that we set).
     """
 
     owner: str
@@ -124,6 +126,14 @@ MANIM_HOOKS: tuple[Hook, ...] = (
          "sets up a slide deck's state without Slide.__init__'s write_to_movie (gone in Manim 0.21)"),
     Hook("manim_slides.slide.base.BaseSlide", "_save_slides", "call",
          "writes the slides' clips and JSON after the render"),
+    Hook("manim_slides.slide.base.BaseSlide", "next_slide", "override",
+         "ends the slide playing (appended to _slides when it played an animation) and starts the next"),
+    Hook("manim_slides.slide.base.BaseSlide", "_add_last_slide", "call",
+         "ends the last slide; does nothing when it has ended already"),
+    Hook("manim_slides.slide.base.BaseSlide.instance", "_slides", "attribute",
+         "the slides ended so far, in order (PreSlideConfig); _save_slides writes them to the JSON"),
+    Hook("manim_slides.config.PreSlideConfig", "notes", "field",
+         "a slide's speaker notes: the converters' reveal.js notes and PowerPoint notes page"),
 )
 
 
@@ -134,6 +144,12 @@ def slide_class(stage: type) -> type:
     (``write_to_movie``, gone; ``max_files_cached = inf``, now an int with -1
     for no limit); this twin does the same set-up and saving without them.
     Going back shows a slide from its start (no reversed clips: half the work).
+
+    Every slide carries speaker notes (:func:`slide_notes`): the stage and
+    step it shows, the captions said while it plays (the stage's ``say(text)``,
+    whose numbers are the true ones) and the color scales on screen at its end.
+    A step that plays nothing makes no slide of its own: its captions go to
+    the next slide, as its picture does.
     """
     import logging
 
@@ -149,14 +165,61 @@ def slide_class(stage: type) -> type:
             ThreeDScene.render(self, *args, **kwargs)
         finally:
             config["max_files_cached"] = limit
+        ended = len(self._slides)
+        self._add_last_slide()
+        self._note_ended(ended)
+        if self._said and self._slides:  # said after the last animation
+            self._slides[-1].notes += "".join(f"\n• {text}" for text in self._said)
         self._save_slides(use_cache=False, flush_cache=False, skip_reversing=True)
+
+    def say(self, text, *args, **kwargs):
+        self._said.append(str(text))
+        return super(twin, self).say(text, *args, **kwargs)
 
     class _Slide(ThreeDSlide):
         def __init__(self, *args, **kwargs):
             BaseSlide.__init__(self, *args, **kwargs)
+            self._said: list[str] = []  # captions since the last slide ended
+            self._step = ""  # the name of the step playing
 
-    return type(stage.__name__, (stage, _Slide),
-                {"__module__": stage.__module__, "skip_reversing": True, "render": render})
+        def next_slide(self, *args, **kwargs):
+            ended = len(self._slides)
+            super().next_slide(*args, **kwargs)
+            self._note_ended(ended)
+            self._step = str(args[0]) if args else self._step
+
+        def _note_ended(self, first: int) -> None:
+            """The notes of the slide at index ``first``, if it has just ended."""
+            if len(self._slides) > first:
+                self._slides[first].notes = slide_notes(self, self._step, self._said)
+                self._said = []
+
+    twin = type(stage.__name__, (stage, _Slide),
+                {"__module__": stage.__module__, "skip_reversing": True, "render": render, "say": say})
+    return twin
+
+
+def slide_notes(scene, step: str, captions: list[str]) -> str:
+    """A slide's speaker notes: stage and step, the captions, and the color
+    scale of every block labelled on screen at the slide's end.
+
+    ``scene``: a stage scene (its ``number``, ``title_text``, ``cfg`` and ``mobjects``).
+    """
+    from ..components.labels import BlockLabel
+    from ..components.numbers import shown_value
+
+    lines = [f"{scene.number}. {scene.title_text(scene.cfg)}" + (f" - {step}" if step else "")]
+    lines += [f"• {text}" for text in captions]
+    scales = []
+    for top in scene.mobjects:
+        for label in top.get_family():
+            if isinstance(label, BlockLabel) and label.value_range is not None:
+                low, high = label.value_range
+                name = label.tensor_name.replace("\n", " ")
+                scales.append(f"{name} from {shown_value(low)} to {shown_value(high)}")
+    if scales:
+        lines.append("Colors: " + "; ".join(dict.fromkeys(scales)))
+    return "\n".join(lines)
 
 
 def render_options(quality: str, fmt: str, *, sections: bool, media_dir: Path, output_file: str) -> dict:
