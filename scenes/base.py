@@ -13,12 +13,11 @@ own module:
 
 - ``self.header`` (:mod:`.frame.header`): title, code, formula, and the stage area;
 - ``self.captions`` (:mod:`.frame.captions`): the caption line and the subtitles;
-- ``self.legend`` (:mod:`.frame.legend`): the color bar of the block in focus;
 - ``self.viewpoint`` (:mod:`.frame.viewpoint`): where the camera looks from;
 - ``self.layout`` (:mod:`.layout`): where blocks and their labels go.
 
 What stays here is the storyboard's vocabulary (``step``, ``say``, ``play``,
-``close_on``, ``inset``) and two tweaks of Manim's lifecycle: the opening
+``block``, ``close_on``, ``inset``) and two tweaks of Manim's lifecycle: the opening
 shot and the drawing order.
 
 Examples
@@ -42,7 +41,7 @@ from manim import DOWN, UP, ManimColor, Mobject, ThreeDScene
 from tensors import AttentionConfig, compute_trace
 
 from .components.cubegrid import CubeGrid
-from .components.fades import appear, appearing, vanish
+from .components.fades import appear, appearing, at_once, vanish
 from .components.guides import floor_grid
 from .components.palette import LOOK, Look
 from .components.projection import FRONT
@@ -50,7 +49,6 @@ from .description import StageDescription
 from .engine.manim_hooks import CubeCamera, CubeRenderer
 from .frame.captions import Captions
 from .frame.header import Header
-from .frame.legend import Legend
 from .frame.viewpoint import Viewpoint
 from .layout import LABEL_BUFF, Layout, Margins
 from .registry import register
@@ -58,7 +56,7 @@ from .registry import register
 __all__ = ["StageScene"]
 
 OPENING_HOLD = 1.0  # seconds the opening shot stays still, at least
-CLOSING_HOLD = 2.5
+CLOSING_HOLD = 1.0  # no still stretch lasts more than 2 s: a caption's wait and this together
 INSET_PITCH = 0.16  # an inset's cubes: small, it is only there to compare
 
 
@@ -90,7 +88,6 @@ class StageScene(StageDescription, ThreeDScene):
         self.header = Header(self.title_text(self.cfg), self.number or 0, self.code_text(self.cfg),
                              self.formula_tex, self.theme)
         self.captions = Captions(self, self.header, self.theme, burned=self.panel.captions)
-        self.legend = Legend(self, self.theme)
         self.layout = Layout(self.camera, self.header.stage_area, self.theme, self.panel)
         self.opening, self.opened_on = True, []
 
@@ -167,18 +164,13 @@ class StageScene(StageDescription, ThreeDScene):
             following = [self.layout.follow(result, target, view)] if shown else []
             if not shown:
                 self.layout.beside([target], label, label.side, buff=LABEL_BUFF, view=view)
-        self.play(*map(vanish, leaving), self.viewpoint.turn(*view), result.animate.become(target), *following,
+        # blocks leaving fade; texts leaving go at once (a label never slides across one that is going)
+        gone = [vanish(m) if isinstance(m, CubeGrid) else vanish(m, rate_func=at_once) for m in leaving]
+        self.play(*gone, self.viewpoint.turn(*view), result.animate.become(target), *following,
                   run_time=run_time)
         if label is not None and not following:
             self.layout.place(result)
             self.play(appear(label), run_time=0.4)
-
-    def relabel(self, old: Mobject, grid: Mobject, name: str, shape, direction=UP, buff=0.22, dims=None,
-                stacked: bool = False, own_scale: bool = False) -> Mobject:
-        """Swap a block's label for a new one (fade; text never morphs in 3D)."""
-        new = self.layout.label(grid, name, shape, direction, buff, dims, stacked=stacked, own_scale=own_scale)
-        self.play(vanish(old), appear(new), run_time=0.5)
-        return new
 
     def inset(self, key: str, name: str, share: float, max_pitch: float = INSET_PITCH,
               beside: CubeGrid | None = None) -> CubeGrid:

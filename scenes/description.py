@@ -87,6 +87,18 @@ class StageDescription:
         """True when a causal mask changes this stage's numbers."""
         return (config or AttentionConfig()).mask == "causal" and cls.follows_mask
 
+    @staticmethod
+    def weights_words(config: AttentionConfig | None = None) -> str:
+        """Where this configuration's weights come from, in a few words for a caption."""
+        cfg = config or AttentionConfig()
+        if cfg.trained:
+            return "trained on a task (see stage 18)"
+        if cfg.weights is not None:
+            return "your own numbers (--weights)"
+        if cfg.init == "xavier":
+            return "Xavier-uniform random, not trained"
+        return "random (torch.rand), not trained"
+
     @classmethod
     def title_text(cls, config: AttentionConfig | None = None) -> str:
         """The title with this configuration's sizes; marked in the paper variant

@@ -12,7 +12,12 @@ are those a newcomer notices first:
   part of its block, like a causal mask's −∞, says so with ``on_block``);
 - the blocks use the stage area: together they span a good part of it, or
   their cubes are as large as cubes get (:func:`fill_faults`);
-- the color bar names a block on screen (:func:`bar_faults`).
+- every block in view carries its label, which names what it shows now and
+  whose scale is the block's colors (:func:`label_faults`);
+- no text is too small for a projector: captions and names 16 px high at
+  480p, anything else 12 (:func:`text_faults`);
+- no caption is held half-faded (:func:`caption_faults`);
+- an attention map has the tokens' words on its rows and columns (:func:`map_faults`).
 
 Examples
 --------
@@ -30,14 +35,18 @@ import numpy as np
 from manim import Mobject, Text, MathTex, config
 
 from .components.cubegrid import CubeGrid, grids_in
+from .components.labels import MIN_NAME_PX, MIN_TEXT_PX, cap_height_px
+from .components.numbers import fingerprint
 from .layout.area import MAX_PITCH
 from .components.projection import project
 from .engine.manim_hooks import screen_points
 
-__all__ = ["Outline", "outlines", "layout_faults", "fill_faults", "bar_faults", "overlap", "TOLERANCE"]
+__all__ = ["Outline", "outlines", "layout_faults", "fill_faults", "label_faults", "text_faults", "caption_faults",
+           "map_faults", "overlap", "TOLERANCE"]
 
 TOLERANCE = 0.03  # frame units (about 2 px at 480p) two outlines may share
 VISIBLE = 0.05  # opacity below which a thing is not seen
+FOCUS = 0.3  # a block with a cube at least this opaque is in view (a dimmed one, below, is background)
 HULL_DIRECTIONS = 64
 
 
@@ -127,8 +136,6 @@ def _kind(scene, top: Mobject) -> str:
     part = scene.header.kind_of(top)
     if part:
         return part
-    if top is scene.legend.bar:
-        return "colorbar"
     return "caption" if getattr(top, "is_caption", False) else "label"
 
 
@@ -143,7 +150,7 @@ def outlines(scene) -> list[Outline]:
         for part in parts:
             kind = _kind(scene, part)
             on_block = bool(getattr(part, "on_block", False))
-            if kind in ("code", "colorbar"):  # a panel: its whole rectangle
+            if kind == "code":  # a panel: its whole rectangle
                 points = np.concatenate([screen_points(scene, m) for m in part.get_family() if len(m.points)])
                 found.append(Outline(kind, kind, _rectangle(points[:, :2])))
                 continue
@@ -176,7 +183,7 @@ def layout_faults(scene, margin: float = 0.0) -> list[str]:
                 or top > half_h + TOLERANCE:
             faults.append(f"{item.kind} '{item.name}' leaves the frame "
                           f"(x {left:.2f}..{right:.2f}, y {bottom:.2f}..{top:.2f})")
-    panels = [i for i in items if i.kind in ("code", "colorbar")]
+    panels = [i for i in items if i.kind == "code"]
     for item in items:
         for panel in panels:
             if item.kind != panel.kind and overlap(item, panel) > TOLERANCE:
@@ -216,24 +223,104 @@ def fill_faults(scene) -> list[str]:
     return []
 
 
-def _head(name: str) -> str:
-    """What a label or bar title names: before a comment in brackets, a comma,
-    " = " or " / " (a scaled tensor)."""
-    for cut in (" (", ",", " = ", " / "):
-        name = name.split(cut)[0]
-    return name.strip()
+def _shown(scene, mob: Mobject) -> bool:
+    """Whether ``mob`` is in the scene (itself or in a family there) and not faded out."""
+    if not any(mob is top or mob in top.get_family() for top in scene.mobjects):
+        return False
+    return _opacity(mob) >= 0.5
 
 
-def bar_faults(scene) -> list[str]:
-    """A fault when the color bar's title names no block on screen: each
-    visible block label's name (or the part before "=" / a bracket) is
-    compared with the bar's; a caption saying what the bar shows counts too."""
-    bar = scene.legend.bar
-    if bar is None or bar not in scene.mobjects:
-        return []
-    title = bar.tensor_name.replace("\n", " ")
-    texts = [o.name for o in outlines(scene) if o.kind in ("label", "caption")]
-    names = {t for text in texts for t in (text, _head(text), text.split(" = ")[-1])}
-    if _head(title) in names or title in names or any(_head(title) in t for t in texts):
-        return []
-    return [f"the color bar says '{title}', which names no block on screen"]
+def _grids(scene):
+    return [g for top in scene.mobjects for g in grids_in(top)]
+
+
+def label_faults(scene, in_focus: float = FOCUS, names: bool = True) -> list[str]:
+    """Names bound to blocks: every block in focus (some cube at least
+    ``in_focus`` opaque) has its label on screen, or belongs to a block
+    that has (``part_of``: a row lifted out of it); the label names what
+    the block shows now (the same numbers it was named with); its scale is
+    the block's colors, and those are the range of the block's own numbers
+    unless the label says whose they are (``scale_of``)."""
+    faults = []
+    for grid in _grids(scene):
+        if grid.cube_opacity.size == 0 or float(grid.cube_opacity.max()) < in_focus:
+            continue
+        owner = grid
+        while getattr(owner, "label", None) is None and getattr(owner, "part_of", None) is not None:
+            owner = owner.part_of
+        label = getattr(owner, "label", None)
+        size = "×".join(map(str, grid.grid_shape))
+        if label is None or not _shown(scene, label):
+            faults.append(f"a block {size} is on screen without its label")
+            continue
+        if owner is not grid or not names:  # inside an animation a block and its name change together
+            continue
+        name = getattr(label, "tensor_name", "?").replace("\n", " ")
+        if getattr(label, "fingerprint", None) is not None and label.fingerprint != fingerprint(grid.values):
+            faults.append(f"the label '{name}' names numbers its block no longer shows")
+        scale = getattr(label, "value_range", None)
+        if scale is None:
+            continue
+        if not np.allclose(scale, grid.value_range, rtol=1e-4, atol=1e-9):
+            faults.append(f"the label '{name}' shows a scale that is not its block's colors")
+        finite = grid.values[np.isfinite(grid.values)]
+        own = (float(finite.min()), float(finite.max())) if finite.size else scale
+        if getattr(label, "scale_of", None) is None and not np.allclose(scale, own, rtol=1e-4, atol=1e-9):
+            faults.append(f"the label '{name}' shows a range ({scale[0]:.3g} to {scale[1]:.3g}) that is not "
+                          f"its numbers' ({own[0]:.3g} to {own[1]:.3g}) and does not say whose it is")
+    return faults
+
+
+def _cap_px(scene, text) -> float:
+    """A text's capitals on screen, in pixels of a 480-line frame: its font
+    size as drawn (scaled, turned upright or sideways, seen at its depth)."""
+    turned = getattr(text, "turned", False)
+    size = text.width if turned else text.height  # its line height, now
+    drawn = np.concatenate([screen_points(scene, m) for m in text.get_family() if len(m.points)])
+    extent = np.ptp(drawn[:, 0 if turned else 1])
+    scale = extent / size if size > 1e-9 else 1.0
+    font_size = size / text.initial_height * text._font_size * scale if isinstance(text, Text) else 48
+    return cap_height_px(font_size)
+
+
+def text_faults(scene) -> list[str]:
+    """No text a viewer needs under :data:`~.components.labels.MIN_TEXT_PX`
+    high at 480p; captions, titles and block names under
+    :data:`~.components.labels.MIN_NAME_PX`."""
+    faults = []
+    for top in scene.mobjects:
+        kind = _kind(scene, top)
+        for text in _texts(top):
+            if not isinstance(text, Text) or _opacity(text) < VISIBLE or not len(text.get_all_points()):
+                continue
+            role = "name" if kind in ("caption", "title") or getattr(text, "is_name", False) else "text"
+            least = MIN_NAME_PX if role == "name" else MIN_TEXT_PX
+            px = _cap_px(scene, text)
+            if px < least - 0.3:
+                faults.append(f"{kind} '{text.original_text[:30]}' is {px:.1f} px high, under {least} px")
+    return faults
+
+
+def caption_faults(scene) -> list[str]:
+    """No caption held half-faded (at a step's end every caption on screen is whole)."""
+    return [f"the caption '{c.original_text[:30]}' is half-faded ({_opacity(c):.0%})"
+            for top in scene.mobjects if getattr(top, "is_caption", False)
+            for c in _texts(top) if 0.05 < _opacity(c) < 0.95]
+
+
+def map_faults(scene) -> list[str]:
+    """Every attention map on screen (a block marked ``is_map``, not a small
+    ``thumbnail`` of one beside a large one) has the tokens' words on its rows
+    and on its columns."""
+    faults = []
+    for grid in _grids(scene):
+        if not getattr(grid, "is_map", False) or getattr(grid, "thumbnail", False) or _opacity(grid) < FOCUS:
+            continue
+        for axis in ("row_words", "column_words"):
+            words = getattr(grid, axis, None)
+            if words is None or not len(words) or not _shown(scene, words):
+                faults.append(f"an attention map {'×'.join(map(str, grid.grid_shape))} has no words on its "
+                              f"{axis.split('_')[0]}s")
+    return faults
+
+

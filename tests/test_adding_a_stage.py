@@ -21,7 +21,10 @@ import test_layout
 from render import cli
 from scenes import StageScene, stage_registry
 from scenes.catalogue import stage_catalogue, stage_count
+from manim import RIGHT
+
 from scenes.components.fades import appear
+from scenes.layout import Margins
 from scenes.registry import StageRegistryError
 from scenes.registry import unregister as unregister_scene
 from tensors import AttentionConfig, compute_trace, stage, stage_list
@@ -43,7 +46,7 @@ def averaged_weights_function():
 
 
 def averaged_weights_scene() -> type:
-    """The stage class of the new stage, registered: one block, its label and its color bar."""
+    """The stage class of the new stage, registered: one block with its label (name, shape, scale) and its words."""
 
     class AveragedWeights(StageScene):
         number = NUMBER
@@ -52,14 +55,15 @@ def averaged_weights_scene() -> type:
         code = "attention_weights = multihead_attention_weights.mean(0)"
 
         def storyboard(self):
-            weights = self.trace[KEY]
-            block = self.tensor_grid(KEY)
-            self.layout.row(block, names=("Ā",))
-            label = self.layout.label(block, "Ā", weights.shape)
+            block = self.block(KEY, "Ā", direction=RIGHT)
+            room = self.layout.word_room(self.cfg.sentence)
+            self.layout.fit([block], margins=Margins(left=room, top=room, right=block.label.width + 0.4))
+            block.is_map = True  # an attention map: words on its rows and columns
+            words = [self.layout.word_labels(block, self.cfg.sentence),
+                     self.layout.column_words(block, self.cfg.sentence)]
             self.step("average")
             self.say(f"the {self.cfg.heads} heads' weights averaged: one pattern, each row still sums to 1")
-            self.play(appear(block), appear(label))
-            self.legend.show("Ā", weights)
+            self.play(appear(block), appear(self.layout.place(block)), *map(appear, words))
 
     return AveragedWeights
 

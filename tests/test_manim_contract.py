@@ -22,7 +22,7 @@ from scenes.components.cubegrid import CubeGrid
 from scenes.engine import manim_hooks
 from scenes.engine.manim_hooks import MANIM_HOOKS, CubeCamera, CubeRenderer, render_options
 
-OWNERS = {"ThreeDCamera": ThreeDCamera, "Camera": Camera, "CairoRenderer": CairoRenderer,
+OWNERS = {"ThreeDCamera": ThreeDCamera, "ThreeDScene": ThreeDScene, "Camera": Camera, "CairoRenderer": CairoRenderer,
           "SceneFileWriter": SceneFileWriter}
 
 

@@ -3,8 +3,8 @@
 Each test plays a motion in a small scene (animations skipped to their ends,
 nothing drawn but a last frame) and looks at the blocks between its steps,
 through the caption hook a motion calls as it goes, or at a motion's own
-animation half-way. A matmul whose operand turned 60° instead of 90°, or
-whose products sit 2 units up, fails here.
+animation half-way. A matmul whose row lay on the wrong column, whose
+products wore the result's scale, or whose rows filled in together fails here.
 """
 
 import numpy as np
@@ -15,12 +15,10 @@ from golden import render_still
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.motions.broadcast import broadcast_copies
-from scenes.motions.matmul import MatmulBox, _place_products, batched_matmul, matmul
-from scenes.motions.softmax import softmax_rows
+from scenes.motions.matmul import batched_matmul, matmul
 from scenes.motions.turns import transpose_turn, turn
 from scenes.motions.vectors import beside_matrix, matrix_vector
-from scenes.components.palette import value_colors
-from tensors import AttentionConfig, compute_trace, matmul_products, softmax_steps
+from tensors import AttentionConfig, compute_trace, matmul_products
 
 SIZE = {"pixel_width": 160, "pixel_height": 90}
 TRACE = compute_trace(AttentionConfig())
@@ -55,57 +53,71 @@ def test_a_turn_is_rigid_and_half_way_at_half_time():
             assert np.isclose(cos, np.cos(PI / 4))
 
 
-def test_products_fill_the_box_behind_their_result_cell():
-    m, n, k = 3, 4, 5
-    box = MatmulBox(np.array([0.3, -0.2, 1.0]), m, n, k, 0.25)
-    template = CubeGrid(np.zeros((m, k)), cube_size=0.2, gap=0.05)
-    products = np.random.default_rng(0).normal(size=(m, n, k))
-    interior = _place_products(products, box, template)
-    centers = interior.cell_centers()  # (k, m, n, 3)
-    for p in range(k):
-        for i in range(m):
-            for j in range(n):
-                expected = box.result_cell(i, j) + np.array([0.0, 0.0, box.depth(p)])
-                assert np.allclose(centers[p, i, j], expected)
-    assert np.allclose(interior.values, np.moveaxis(products, -1, 0))
+def watching(scene, record):
+    """Make every play of ``scene`` call ``record()`` once it has ended."""
+    played = scene.play
+
+    def play_and_record(*args, **kwargs):
+        played(*args, **kwargs)
+        record()
+
+    scene.play = play_and_record
 
 
-def test_matmul_faces_meet_the_result_along_its_edges(tmp_path):
-    """Once turned, row i of the left operand runs behind row i of the result,
-    column j of the right operand behind column j, the shared axis in depth."""
-    x = TRACE["s02_embedded_sentence"]
-    seen = {}
+def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_path):
+    """A · B = C as a viewer follows it: row i of A level with row i of C; for
+    cell (0, 0), row 0 of A lies on column 0 of B, pair over pair, in front,
+    turned into the products (hand-written) on their own scale; C fills in
+    cell by cell along row 0, then one row after another, never two at once;
+    C ends as the hand-written product."""
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=(3, 4)), rng.normal(size=(4, 5))
+    expected = np.array([[sum(a[i, p] * b[p, j] for p in range(4)) for j in range(5)] for i in range(3)])
+    seen = {"filled": [], "products": None}
 
     def storyboard(scene):
-        left = scene.tensor_grid("s02_embedded_sentence")
-        right = scene.tensor_grid("s02_embedded_sentence", transposed=True)
+        left, right = CubeGrid(a), CubeGrid(b)
+        scene.layout.name(left, "A")
+        scene.layout.name(right, "B")
         scene.layout.row(left, right)
-        scene.add(left, right)
+        scene.add(left, right, scene.layout.place(left), scene.layout.place(right))
+        result = []
 
-        def caption(text):
-            if "result" not in seen and text.startswith("row 0 · column 0"):
-                seen.update(left=left.cell_centers()[0].copy(), right=right.cell_centers()[0].copy(),
-                            pitch=left.pitch)
-            scene.say(text)
+        def record():
+            grids = [g for m in scene.mobjects for g in [m] if isinstance(g, CubeGrid)]
+            done = [g for g in grids if g.grid_shape == (1, 3, 5) and getattr(g, "label", None) is not None
+                    and g.label.tensor_name == "C"]
+            if done:
+                result[:] = done
+                filled = frozenset(zip(*np.nonzero(done[0].cube_opacity.reshape(3, 5) >= 0.999)))
+                if not seen["filled"] or seen["filled"][-1] != filled:
+                    seen["filled"].append(filled)
+                for g in grids:  # the products of cell (0, 0), once, while they stand on B
+                    if g.grid_shape == (1, 1, 4) and getattr(g, "label", None) is not None \
+                            and g.label.tensor_name == "A[0] * B[:, 0]" and seen["products"] is None:
+                        seen["products"] = (g.values.reshape(-1).copy(), g.value_range, g.cell_centers().copy(),
+                                            right.cell_centers().copy(), left.cell_centers().copy(),
+                                            done[0].cell_centers().copy())
 
-        seen["result"] = matmul(scene, scene.layout, scene.legend, scene.viewpoint, left, right, x @ x.T,
-                                matmul_products(x, x.T), say=caption, names=("X", "Xᵀ", "ω")).result
+        watching(scene, record)
+        matmul(scene, scene.layout, scene.viewpoint, left, right, expected, matmul_products(a, b),
+               names=("A", "B", "C"))
+        seen["result"] = result[0]
 
     play(tmp_path, storyboard)
-    result, pitch = seen["result"], seen["pitch"]
-    left, right = seen["left"], seen["right"]  # (m, k, 3), (k, n, 3)
-    face = result.cell_centers()[0]  # (m, n, 3)
-    m, k = x.shape
-    for p in range(k):
-        depth = face[0, 0, 2] - (p + 1) * pitch
-        assert np.allclose(left[:, p, 1], face[:, 0, 1])  # rows meet
-        assert np.allclose(left[:, p, 2], depth)  # shared axis in depth, p = 0 nearest
-        assert np.allclose(left[:, p, 0], face[0, 0, 0] - 1.6 * pitch)  # left of the result
-        assert np.allclose(right[p, :, 0], face[0, :, 0])  # columns meet
-        assert np.allclose(right[p, :, 2], depth)
-        assert np.allclose(right[p, :, 1], face[0, 0, 1] + 1.6 * pitch)  # above the result
-    assert np.allclose(result.values[0], x @ x.T)
-    assert result.cube_opacity.min() == 1.0  # every cell summed
+    products, value_range, piece, right, left, result = seen["products"]
+    assert np.allclose(products, [a[0, p] * b[p, 0] for p in range(4)])
+    assert np.allclose(value_range, (products.min(), products.max()))  # their own scale
+    laid = piece.reshape(4, 3)  # the row's 4 cells, turned upright
+    assert np.allclose(laid[:, :2], right[0, :, 0, :2], atol=1e-6)  # pair over pair on column 0
+    assert np.all(laid[:, 2] > right[0, :, 0, 2])  # just in front of it
+    pitch = abs(result[0, 1, 0, 1] - result[0, 0, 0, 1])
+    assert np.allclose(left[0, :, 0, 1], result[0, :, 0, 1], atol=0.1 * pitch)  # rows level with the result's
+    steps = [sorted(now - before) for before, now in zip([frozenset()] + seen["filled"], seen["filled"])]
+    steps = [s for s in steps if s]
+    assert steps[:5] == [[(0, j)] for j in range(5)]  # row 0 cell by cell
+    assert steps[5:] == [[(i, j) for j in range(5)] for i in (1, 2)]  # then row after row
+    assert np.allclose(seen["result"].values[0], expected)
 
 
 def test_a_broadcast_makes_one_copy_per_head_along_the_head_axis(tmp_path):
@@ -194,62 +206,66 @@ def test_a_transpose_ends_with_the_axes_swapped_in_place(tmp_path):
                        .transpose(1, 0, 2))
 
 
-def test_a_softmax_row_goes_through_its_exponentials_and_ends_at_its_weights(tmp_path):
+def test_a_softmax_row_goes_through_its_exponentials_to_its_weights(tmp_path):
+    """Stage 4, row by row: row 0 leaves the scores for the bench, becomes its
+    exponentials (named so, on their own scale), is divided by its sum (the
+    weights' scale) and lands in row 0 of the weights; the weights end as the
+    softmax written out."""
+    from scenes.stages.s04_softmax import SoftmaxRows
+
     scores = TRACE["s03_omega"]
-    steps = softmax_steps(scores)
-    weights = steps["weights"]
-    weights_range = (float(weights.min()), float(weights.max()))
+    exp = np.exp(scores)
+    weights = exp / exp.sum(axis=1, keepdims=True)
     seen = {}
 
-    def storyboard(scene):
-        grid = scene.tensor_grid("s03_omega")
-        scene.add(grid)
+    class Watched(SoftmaxRows):
+        def say(self, text, *args, **kwargs):
+            if text.startswith("exp(score)") and "exp" not in seen:  # row 0 on the bench, as exponentials
+                piece = next(g for m in self.mobjects for g in [m] if isinstance(g, CubeGrid)
+                             and getattr(getattr(g, "label", None), "tensor_name", "").startswith("exp("))
+                seen["exp"] = (piece.values.reshape(-1).copy(), piece.value_range, piece.label.tensor_name)
+            return super().say(text, *args, **kwargs)
 
-        def caption(text):
-            if text.startswith("÷ the sum"):  # after the exp step of row 0, before the division
-                seen["exp row"] = grid.cube_rgb[:scores.shape[1]].copy()
-                seen["bar"] = scene.legend.bar.value_range
-            scene.say(text)
+        def point_out_maxima(self, grid, values):
+            seen["weights"] = grid.values[0].copy()
+            super().point_out_maxima(grid, values)
 
-        softmax_rows(scene, scene.layout, scene.legend, grid, steps, weights_range, say=caption)
-        seen["grid"] = grid
-
-    play(tmp_path, storyboard)
-    row_exp = steps["exp"][0]
-    assert np.allclose(seen["exp row"], value_colors(row_exp, (0.0, float(row_exp.max()))))
-    assert seen["bar"] == (0.0, 1.0)  # the exp step's own scale on the bar
-    assert np.allclose(seen["grid"].cube_rgb, value_colors(weights.reshape(-1), weights_range))
+    render_still(Watched, tmp_path, size=SIZE)
+    values, value_range, name = seen["exp"]
+    assert name == "exp(ω[0])"
+    assert np.allclose(values, exp[0], rtol=1e-5)
+    assert np.allclose(value_range, (exp[0].min(), exp[0].max()), rtol=1e-5)
+    assert np.allclose(seen["weights"], weights, atol=1e-6)
 
 
 @pytest.mark.parametrize("heads", [1, 3])
-def test_a_batched_matmul_shows_head_0_then_stacks_the_others(tmp_path, heads):
+def test_a_batched_matmul_does_head_0_then_each_head_in_turn(tmp_path, heads):
     rng = np.random.default_rng(1)
     left_values, right_values = rng.normal(size=(heads, 3, 4)), rng.normal(size=(heads, 4, 2))
     result_values = left_values @ right_values
-    seen = {}
+    seen = {"names": []}
 
     def storyboard(scene):
         left, right = CubeGrid(left_values), CubeGrid(right_values)
+        scene.layout.name(left, "A")
+        scene.layout.name(right, "B")
         scene.layout.row(left, right)
-        scene.add(left, right)
+        scene.add(left, right, scene.layout.place(left), scene.layout.place(right))
 
-        def caption(text):
-            if text.startswith("heads 1 to"):
-                block = next(g for top in scene.mobjects for g in top.get_family()
-                             if isinstance(g, CubeGrid) and g.grid_shape == (heads, 3, 2))
-                seen["opacity"] = block.cube_opacity.reshape(heads, -1).max(axis=1).copy()
-            scene.say(text)
+        def record():
+            names = [g.label.tensor_name for m in scene.mobjects for g in [m]
+                     if isinstance(g, CubeGrid) and getattr(g, "label", None) is not None
+                     and g.label.tensor_name.startswith("C[")]
+            if names and (not seen["names"] or seen["names"][-1] != names[0]):
+                seen["names"].append(names[0])
 
-        seen["block"] = batched_matmul(scene, scene.layout, scene.legend, scene.viewpoint, left, right,
-                                       result_values, matmul_products(left_values[0], right_values[0]),
-                                       names=("A", "B", "C"), say=caption)
+        watching(scene, record)
+        seen["block"] = batched_matmul(scene, scene.layout, scene.viewpoint, left, right, result_values,
+                                       matmul_products(left_values[0], right_values[0]), names=("A", "B", "C"))
 
     play(tmp_path, storyboard)
     block = seen["block"]
     assert block.grid_shape == (heads, 3, 2)
     assert np.allclose(block.values, result_values)
     assert block.cube_opacity.min() == 1.0
-    if heads > 1:  # before the others appear, only head 0's result is there
-        assert seen["opacity"][0] == 1.0 and np.all(seen["opacity"][1:] == 0.0)
-    else:
-        assert "opacity" not in seen
+    assert seen["names"] == [f"C[{h}]" for h in range(heads)]  # head 0 first, then one head after another

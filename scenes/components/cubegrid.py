@@ -21,6 +21,7 @@ Examples
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,7 +29,7 @@ from manim import Mobject
 
 from .palette import MASKED_RGB, value_colors
 
-__all__ = ["CubeGrid", "grids_in", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES", "FACE_LAYERS"]
+__all__ = ["CubeGrid", "grids_in", "shared_deepcopy", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES", "FACE_LAYERS"]
 
 CUBE_SIZE = 0.22
 CUBE_GAP = 0.045
@@ -67,6 +68,21 @@ FACES = _outward_faces()
 # column axis (x- = column 0), y runs up (y- = the last row), z out (z+ = head 0).
 FACE_LAYERS = ((2, 0), (2, -1), (1, -1), (1, 0), (0, -1), (0, 0))
 OPAQUE = 0.999  # an opacity at or above this hides what is behind
+REFERENCES = ("label", "part_of", "row_words", "column_words")  # what a grid points to, not owns
+
+
+def shared_deepcopy(mob, memo, references):
+    """``copy.deepcopy(mob)`` that keeps the attributes named ``references``
+    pointing to the same objects (a copy of a block is named by the same
+    label; copying the label with it would copy everything it points to)."""
+    for name in references:
+        if name in mob.__dict__:
+            memo[id(mob.__dict__[name])] = mob.__dict__[name]
+    copied = mob.__class__.__new__(mob.__class__)
+    memo[id(mob)] = copied
+    for key, value in mob.__dict__.items():
+        setattr(copied, key, copy.deepcopy(value, memo))
+    return copied
 
 
 def _as_3d(values: np.ndarray, vector: str) -> np.ndarray:
@@ -292,6 +308,7 @@ class CubeGrid(Mobject):
         part.cube_rgb = self.cube_rgb[ids].copy()
         part.cube_opacity = self.cube_opacity[ids].copy()
         part.cube_masked = self.cube_masked[ids].copy()
+        part.part_of = self  # a piece of this block (named by its label) until it is named itself
         return part
 
     def split(self, axis: int = 0) -> list["CubeGrid"]:
@@ -367,6 +384,11 @@ class CubeGrid(Mobject):
         return self
 
     # -- Manim protocol --------------------------------------------------------
+    def __deepcopy__(self, memo):
+        """A copy (Manim copies by deepcopy) that shares what the grid only
+        points to: its label, the block it is part of, its words."""
+        return shared_deepcopy(self, memo, REFERENCES)
+
     def interpolate_color(self, mobject1: "CubeGrid", mobject2: "CubeGrid", alpha: float) -> None:
         self.cube_rgb = (1 - alpha) * mobject1.cube_rgb + alpha * mobject2.cube_rgb
         self.cube_opacity = (1 - alpha) * mobject1.cube_opacity + alpha * mobject2.cube_opacity

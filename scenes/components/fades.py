@@ -19,7 +19,7 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "swap", "InPlace", "Vanish"]
+__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "InPlace", "Vanish"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -94,6 +94,11 @@ class Vanish(InPlace):
 def vanish(mob: Mobject, **kwargs) -> InPlace:
     """Fade ``mob`` out and remove it from the scene (its opacities kept for a later :func:`appear`)."""
     return Vanish(mob, **kwargs)
+
+
+def at_once(t: float) -> float:
+    """A rate function that is done at the play's first frame."""
+    return 1.0 if t > 0 else 0.0
 
 
 def _halfway(t: float) -> float:

@@ -25,7 +25,7 @@ from .palette import DARK, Theme
 __all__ = [
     "shape_text", "title_text", "code_box", "BlockLabel", "note_text", "formula", "cap_height_px",
     "CODE_FONT", "TEXT_FONT", "TITLE_SIZE", "NAME_SIZE", "CAPTION_SIZE", "TEXT_SIZE", "CODE_SIZE",
-    "MIN_NAME_PX", "MIN_TEXT_PX", "LABEL_CHAR",
+    "MIN_NAME_PX", "MIN_TEXT_PX",
 ]
 
 CODE_FONT = "DejaVu Sans Mono"
@@ -34,7 +34,6 @@ TITLE_SIZE = 34
 NAME_SIZE = 28  # a block's name
 CAPTION_SIZE = 28
 TEXT_SIZE = 21  # shapes, color scales, words, tags, notes
-LABEL_CHAR = 0.24  # TRANSITIONAL
 CODE_SIZE = 21
 FORMULA_SIZE = 44  # a formula's letters ~19 px high at 480p, its subscripts ~13
 CAP_PX_PER_POINT = 0.6075  # a capital's height at 480p per point of font_size (DejaVu Sans, measured)
@@ -64,8 +63,23 @@ def title_text(number: int, title: str, theme: Theme = DARK) -> VGroup:
 
 
 def code_box(code: str, theme: Theme = DARK, max_width: float = 13.6) -> VGroup:
-    """The PyTorch line(s) that compute the tensor, on a quiet panel."""
+    """The PyTorch line(s) that compute the tensor, on a quiet panel; a line
+    too wide for the frame is broken after its statements' ``; `` (it never
+    gets smaller than :data:`CODE_SIZE`)."""
     text = Text(code, font=CODE_FONT, font_size=CODE_SIZE, color=theme.ink, line_spacing=0.8)
+    if text.width > max_width and "; " in code:  # the fewest lines that fit, breaking only after a statement
+        per_line = int(len(max(code.split("\n"), key=len)) * max_width / text.width)
+        lines = []
+        for line in code.split("\n"):
+            current = ""
+            for statement in line.split("; "):
+                joined = f"{current}; {statement}" if current else statement
+                if current and len(joined) > per_line:
+                    lines.append(current)
+                    joined = statement
+                current = joined
+            lines.append(current)
+        text = Text("\n".join(lines), font=CODE_FONT, font_size=CODE_SIZE, color=theme.ink, line_spacing=0.8)
     if text.width > max_width:
         text.scale_to_fit_width(max_width)
     panel = RoundedRectangle(corner_radius=0.08, width=text.width + 0.35,
@@ -94,6 +108,7 @@ class BlockLabel(VGroup):
         self.tensor_name, self.shape, self.scale_of = name, tuple(shape), scale_of
         self.value_range = None if value_range is None else (float(value_range[0]), float(value_range[1]))
         title = Text(drawable(name), font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=theme.ink)
+        title.is_name = True  # the text rules hold a name to the captions' size
         size = shape_text(shape) + (f" · colors of {scale_of}" if scale_of else "")
         dims = Text(size, font=TEXT_FONT, font_size=TEXT_SIZE, color=theme.muted)
         head = VGroup(title, dims).arrange(DOWN if stacked else RIGHT, buff=0.08 if stacked else 0.18,
@@ -103,6 +118,12 @@ class BlockLabel(VGroup):
             lines.append(ScaleBar(self.value_range, theme, masked=masked))
         super().__init__(*lines)
         self.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+
+    def __deepcopy__(self, memo):
+        """A copy that points to the same block and row as this label."""
+        from .cubegrid import shared_deepcopy
+
+        return shared_deepcopy(self, memo, ("block", "row"))
 
 
 def drawable(text: str) -> str:

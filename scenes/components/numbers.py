@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "row_numbers"]
+__all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "cell_name",
+           "fingerprint", "row_numbers"]
 
 NEGLIGIBLE = 0.1  # a product this much smaller than a cell's largest is not worth showing first
 
@@ -112,8 +113,32 @@ def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float
     if last < len(row) - 1:
         parts.append("…")
     if cell is None:
-        cell = f"{name[:-1]}, 0, 0]" if name.endswith("]") else f"{name}[0, 0]"  # a head's slice: one index
+        cell = cell_name(name, 0, 0)
     return f"{cell} = {' + '.join(parts)} = {shown_value(total)}"
+
+
+def cell_name(name: str, row: int, column: int) -> str:
+    """Cell (row, column) of the matrix ``name``: ``ω[0, 0]``; of a head's
+    slice ``t[h]``, one index: ``t[h, 0, 0]``.
+
+    >>> cell_name("ω", 0, 1), cell_name("multihead_omegas[2]", 0, 0)
+    ('ω[0, 1]', 'multihead_omegas[2, 0, 0]')
+    """
+    return f"{name[:-1]}, {row}, {column}]" if name.endswith("]") else f"{name}[{row}, {column}]"
+
+
+def fingerprint(values) -> tuple:
+    """A block's numbers in short: how many, and the finite values' sum, min
+    and max (a block holds a 2D matrix as 1 x rows x columns: the same).
+
+    >>> fingerprint(np.array([1.0, -np.inf, 2.0]))
+    (3, 3.0, 1.0, 2.0)
+    """
+    values = np.asarray(values, float)
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        return values.size, 0.0, 0.0, 0.0
+    return values.size, *(round(float(f), 5) for f in (finite.sum(), finite.min(), finite.max()))
 
 
 def row_numbers(what: str, values: np.ndarray, total: str | None = None, shown: int = 3) -> str:

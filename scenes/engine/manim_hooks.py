@@ -40,7 +40,7 @@ from .drawing import (
 
 __all__ = [
     "CubeCamera", "CubeRenderer", "Hook", "MANIM_HOOKS", "X264_OPTIONS",
-    "abort_encoding", "camera_tracker", "frame_of", "orient_camera", "render_options", "scene_time", "screen_points",
+    "abort_encoding", "camera_tracker", "frame_of", "sampled", "orient_camera", "render_options", "scene_time", "screen_points",
     "slide_class", "slide_notes",
     "written_files",
     "writes_movie",
@@ -78,6 +78,10 @@ MANIM_HOOKS: tuple[Hook, ...] = (
     Hook("ThreeDCamera", "set_pixel_array", "override", "replaces the frame's pixels (uint8 RGBA)"),
     Hook("ThreeDCamera", "reset_rotation_matrix", "call", "recomputes the rotation from phi/theta/gamma"),
     Hook("ThreeDCamera", "set_phi", "call", "sets the camera's polar angle"),
+    Hook("ThreeDScene", "play_internal", "call",
+         "plays the compiled animations of one play (the tests' sampling subclass runs it after its samples)"),
+    Hook("ThreeDScene", "update_to_time", "call", "puts every animation of a play at time t"),
+    Hook("ThreeDScene", "get_run_time", "call", "a play's run time"),
     Hook("ThreeDCamera", "set_theta", "call", "sets the camera's azimuth"),
     Hook("ThreeDCamera", "set_gamma", "call", "sets the camera's roll"),
     Hook("Camera.instance", "phi_tracker", "attribute",
@@ -270,6 +274,23 @@ def orient_camera(camera, angles: dict, now: bool = True) -> None:
     camera.set_gamma(angles["gamma"])
     if now:
         camera.reset_rotation_matrix()
+
+
+def sampled(stage: type, every: float, check) -> type:
+    """``stage`` stopping every ``every`` seconds of each play, also when its
+    animations are skipped (a still's render, as the tests make), to call
+    ``check(scene)`` with the mobjects as they stand at that moment."""
+
+    class Sampled(stage):
+        def play_internal(self, skip_rendering: bool = False):
+            duration = self.get_run_time(self.animations)
+            for t in np.arange(every, duration - 1e-6, every):
+                self.update_to_time(t)
+                check(self)
+            super().play_internal(skip_rendering)
+
+    Sampled.__name__ = stage.__name__
+    return Sampled
 
 
 def camera_tracker(camera):

@@ -2,6 +2,5 @@
 
 - :mod:`.header` — title, code panel and formula, and the stage area they leave;
 - :mod:`.captions` — the one caption line and the subtitles it makes;
-- :mod:`.legend` — the color bar of the block in focus;
 - :mod:`.viewpoint` — the camera's view, turned at once or animated.
 """

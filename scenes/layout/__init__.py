@@ -19,19 +19,28 @@ import numpy as np
 from manim import LEFT, UP, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.guides import guide_room
-from ..components.labels import BlockLabel
+from ..components.guides import axis_guides, guide_room, guide_sides
+from ..components.labels import TEXT_SIZE, BlockLabel
+from ..components.numbers import fingerprint
 from ..components.palette import Panel, Theme
 from ..components.projection import FRONT
 from . import fit, text
-from .area import LABEL_ROOM, MAX_PITCH, NOTE_ROOM, STACKED_LABEL_ROOM, Margins, StageArea
+from .text import GUIDES_RIGHT
+from .area import LABEL_ROOM, MAX_PITCH, Margins, StageArea
 from .fit import HEAD_GAP, TAG_ROOM, ghost, head_columns
 
 LABEL_BUFF = 0.18  # between a block and its label
 WIDE_LABEL = 4.2  # a label wider than this on one line puts its shape under its name
 
-__all__ = ["Layout", "LABEL_BUFF", "StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM", "STACKED_LABEL_ROOM", "NOTE_ROOM",
+__all__ = ["Layout", "Together", "LABEL_BUFF", "StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM",
            "HEAD_GAP", "TAG_ROOM", "ghost", "head_columns"]
+
+
+class Together:
+    """Blocks that share one label (a row of head slices): each is ``part_of`` it."""
+
+    def __init__(self, label):
+        self.label = label
 
 
 class Layout:
@@ -73,18 +82,24 @@ class Layout:
         margins = Margins(left=base.left, right=base.right,
                           top=max(base.top, max(above, default=0.0) + LABEL_BUFF + 0.05),
                           bottom=max(base.bottom, max(below, default=0.0) + LABEL_BUFF + 0.05))
+        for block, hang in zip(blocks, fit.row_hangs(len(blocks))):
+            if getattr(block, "label", None) is not None:
+                block.label.hang = hang  # a label wider than its block hangs over the row, not off it
+                block.label.row = list(blocks)  # ... level with the row's highest top (or lowest bottom)
         return fit.fit_row(self.camera, blocks, area or self.area(),
                            label_widths=[l.width if l is not None else 0.0 for l in labels],
-                           label_below=[l is not None and getattr(l, "side", UP)[1] < 0 for l in labels],
+                           label_below=[None if l is not None and getattr(l, "side", UP)[1] == 0
+                                        else l is not None and getattr(l, "side", UP)[1] < 0 for l in labels],
                            gap=gap, margins=margins, view=view, max_pitch=max_pitch)
 
     def name(self, grid: CubeGrid, name: str, direction=UP, *, shape=None, stacked: bool | None = None,
-             scale_of: str | None = None, scale: bool = True) -> BlockLabel:
+             scale_of: str | None = None, scale: bool = True, values=None) -> BlockLabel:
         """Bind a label to ``grid``: its name, shape and color scale (see
         :class:`~..components.labels.BlockLabel`), to go on its ``direction``
         side; not placed yet (:meth:`place`). ``grid.shows`` is the name.
         ``stacked``: the shape under the name; by default where one line
-        would be wider than :data:`WIDE_LABEL`."""
+        would be wider than :data:`WIDE_LABEL`. ``values``: the numbers the
+        block is about to show, where it is named before it recolors."""
         def make(stack):
             return BlockLabel(name, grid.source_shape if shape is None else shape, self.theme,
                               grid.value_range if scale else None, stacked=stack, scale_of=scale_of,
@@ -93,6 +108,10 @@ class Layout:
         if stacked is None and label.width > WIDE_LABEL:
             label = make(True)
         label.side, label.block = np.asarray(direction, float), grid
+        label.fingerprint = fingerprint(grid.values if values is None else values)
+        old = getattr(grid, "label", None)
+        label.hang = getattr(old, "hang", 0)  # a new name hangs as the old did, level with the same row
+        label.row = getattr(old, "row", None)
         grid.label, grid.shows = label, name
         return label
 
@@ -101,22 +120,37 @@ class Layout:
         ``target`` (the place ``grid`` moves to, seen from ``view``)."""
         label = grid.label
         there = label.copy()
-        self.beside([target], there, label.side, buff=buff, view=view)
+        self.beside([target], there, label.side, buff=buff, view=view, hang=getattr(label, "hang", 0),
+                    level=self._level(label, view))
         return label.animate.move_to(there.get_center())
 
-    def sized_label(self, name: str, shape, stacked: bool | None = None) -> BlockLabel:
+    def sized_label(self, name: str, shape, direction=UP, stacked: bool | None = None,
+                    value_range=(0.0, 1.0)) -> BlockLabel:
         """A label as :meth:`name` would draw it for a block of ``shape`` (with
-        a scale), bound to nothing: to keep room for it."""
-        stand_in = CubeGrid(np.zeros(shape if len(shape) > 1 else (1,) + tuple(shape)))
-        return self.name(stand_in, name, shape=shape, stacked=stacked)
+        a scale, ``value_range``) on its ``direction`` side, bound to nothing:
+        to keep room for it, or to stand for a group of blocks."""
+        stand_in = CubeGrid(np.zeros(shape if len(shape) > 1 else (1,) + tuple(shape)), value_range=value_range)
+        return self.name(stand_in, name, direction, shape=shape, stacked=stacked)
 
-    def place(self, grid: Mobject, buff: float = LABEL_BUFF, view=None) -> BlockLabel:
-        """Put ``grid``'s bound label beside it on screen, kept upright; returns it."""
+    def place(self, grid: Mobject, buff: float = LABEL_BUFF, view=None) -> Mobject:
+        """Put ``grid``'s bound label beside it on screen, kept upright; returns
+        it (with the view panel's axes on, the label and the block's axis
+        guides, the first time: arrows along its named edges and their words)."""
         label = grid.label
+        guides = None
+        if self.panel.axes and isinstance(grid, CubeGrid) and not getattr(grid, "guided", False):
+            sides = guide_sides(grid, label.side, GUIDES_RIGHT)
+            grid.guide_sides, grid.guided = sides, True
+            guides = axis_guides(grid, sides, self.theme)
         self.beside([grid], label, label.side, buff=buff + self.guide_room(grid, label.side)
-                    if isinstance(grid, CubeGrid) else buff, view=view)
+                    if isinstance(grid, CubeGrid) else buff, view=view, hang=getattr(label, "hang", 0),
+                    level=self._level(label, view))
         self.upright(label)
-        return label
+        if guides is None:
+            return label
+        arrows, words = guides
+        self.upright(*words)
+        return VGroup(label, arrows, words)
 
     def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT, max_pitch: float = MAX_PITCH,
                 room_for=None) -> CubeGrid:
@@ -127,44 +161,42 @@ class Layout:
                        max_pitch: float = MAX_PITCH, area: StageArea | None = None) -> None:
         fit.grid_of_blocks(self.camera, blocks, columns, area or self.area(), gap, view, margins, max_pitch)
 
-    def beside(self, blocks, mob: Mobject, direction, buff: float = 0.2, view=None) -> Mobject:
-        """Put ``mob`` beside ``blocks``' outline on screen."""
-        return fit.place_beside(self.camera, blocks, mob, direction, buff, view)
+    def beside(self, blocks, mob: Mobject, direction, buff: float = 0.2, view=None, hang: int = 0,
+               level=None) -> Mobject:
+        """Put ``mob`` beside ``blocks``' outline on screen (``hang``: see
+        :func:`.fit.label_span`; ``level``: the (top, bottom) on screen to
+        stand above or below instead of the blocks' own)."""
+        return fit.place_beside(self.camera, blocks, mob, direction, buff, view, hang, level)
+
+    def _level(self, label, view=None):
+        """The top and bottom of the row ``label``'s block stands in, on screen (None outside a row)."""
+        row = getattr(label, "row", None)
+        if not row:
+            return None
+        _, bottom, _, top = fit.screen_box(self.camera, row, view)
+        return top, bottom
 
     # -- text -----------------------------------------------------------------
-    def label(self, grid: Mobject, name: str, shape, direction=UP, buff: float = LABEL_BUFF, dims=None,
-              sides=None, stacked: bool = False, own_scale: bool = False) -> Mobject:
-        """``name`` bound to ``grid`` and placed beside it (see :meth:`name`)."""
-        if not isinstance(grid, CubeGrid):
-            label = BlockLabel(name, shape, self.theme, stacked=stacked)
-            label.side = np.asarray(direction, float)
-            grid.label = label
-            self.beside(list(grid.submobjects), label, direction, buff=buff)
-            self.upright(label)
-            return label
-        self.name(grid, name, direction, shape=shape, stacked=stacked)
-        return self.place(grid, buff)
-
     def guide_room(self, grid: CubeGrid, direction) -> float:
         """The room the axis guides take on that side of ``grid`` (0 without)."""
         return guide_room(getattr(grid, "guide_sides", None), direction)
 
-    def word_room(self, words, font_size: int = 18) -> float:
+    def word_room(self, words, font_size: int = TEXT_SIZE) -> float:
         return text.word_room(words, self.theme, self.area(), font_size)
 
-    def word_labels(self, grid: CubeGrid, words, side=LEFT, font_size: int = 18) -> Mobject:
+    def word_labels(self, grid: CubeGrid, words, side=LEFT, font_size: int = TEXT_SIZE) -> Mobject:
+        """The tokens' words beside ``grid``'s rows (see :func:`.text.word_labels`); kept as ``grid.row_words``."""
         labels = text.word_labels(self.camera, grid, words, self.theme, self.area(), side, font_size)
         self.upright(*labels)
+        grid.row_words = labels
         return labels
 
-    def column_words(self, grid: CubeGrid, words, font_size: int = 16) -> Mobject:
+    def column_words(self, grid: CubeGrid, words, font_size: int = TEXT_SIZE) -> Mobject:
+        """The tokens' words above ``grid``'s columns; kept as ``grid.column_words``."""
         labels = text.column_words(self.camera, grid, words, self.theme, self.area(), font_size)
         self.upright(*labels)
+        grid.column_words = labels
         return labels
-
-    def rows_readable(self, grid: CubeGrid, font_size: int = 18) -> bool:
-        """Whether ``grid``'s rows are tall enough on screen for word labels."""
-        return text.row_text_scale(self.camera, grid, self.theme, font_size) >= text.MIN_WORD_SCALE
 
     def row_text_scale(self, grid: CubeGrid, font_size: int) -> float:
         return text.row_text_scale(self.camera, grid, self.theme, font_size)

@@ -20,12 +20,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-__all__ = ["StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM", "STACKED_LABEL_ROOM", "NOTE_ROOM"]
+__all__ = ["StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM"]
 
 MAX_PITCH = 0.42  # a block of few cells does not grow beyond this (frame units per cell)
-LABEL_ROOM = 0.62  # the height a one-line label (name and shape) takes, with its gap
-STACKED_LABEL_ROOM = 0.92  # ... a name-over-shape label
-NOTE_ROOM = 0.25  # ... and a label's note line (a block's own color scale)
+LABEL_ROOM = 0.62  # the height a small label takes, with its gap (a block's own label is measured)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from ..components.cubegrid import CubeGrid, grids_in
 from ..components.projection import FRONT, project_at, view_rotation, world_at_screen
 from .area import LABEL_ROOM, MAX_PITCH, Margins, StageArea
 
-__all__ = ["screen_box", "fit_points", "fit_blocks", "place_beside", "fit_row", "settled", "ghost",
+__all__ = ["screen_box", "fit_points", "fit_blocks", "place_beside", "fit_row", "label_span", "row_hangs",
+           "settled", "ghost",
            "grid_of_blocks", "head_columns", "HEAD_GAP", "TAG_ROOM", "LABEL_GAP"]
 
 FIT_ROUNDS = 3  # perspective makes the fit slightly nonlinear: a few rounds settle it
@@ -87,14 +88,18 @@ def _center(blocks) -> np.ndarray:
     return (points.min(axis=0) + points.max(axis=0)) / 2
 
 
-def place_beside(camera, blocks, mob: Mobject, direction, buff: float = 0.2, view=None) -> Mobject:
+def place_beside(camera, blocks, mob: Mobject, direction, buff: float = 0.2, view=None, hang: int = 0,
+                 level=None) -> Mobject:
     """Put an upright label ``mob`` beside ``blocks`` as seen on screen (from
-    ``view``, default the camera's own): centred on that side, ``buff`` away
-    from the cubes' outline, at the blocks' depth."""
+    ``view``, default the camera's own): centred on that side (above or
+    below: hanging as :func:`label_span` says), ``buff`` away from the cubes'
+    outline, at the blocks' depth."""
     left, bottom, right, top = screen_box(camera, blocks, view)
+    if level is not None:  # above (below) a row: clear of its highest (lowest) block
+        top, bottom = max(top, level[0]), min(bottom, level[1])
     d = np.sign(np.asarray(direction, float)[:2])
-    x = (left + right) / 2 if d[0] == 0 else (right + buff + mob.width / 2 if d[0] > 0
-                                              else left - buff - mob.width / 2)
+    x = sum(label_span(left, right - left, mob.width, hang)) / 2 if d[0] == 0 else (
+        right + buff + mob.width / 2 if d[0] > 0 else left - buff - mob.width / 2)
     y = (bottom + top) / 2 if d[1] == 0 else (top + buff + mob.height / 2 if d[1] > 0
                                               else bottom - buff - mob.height / 2)
     mob.move_to(world_at_screen(camera, (x, y), _center(blocks), view))
@@ -108,18 +113,18 @@ def fit_row(camera, blocks, area: StageArea, *, label_widths=(), label_below=(),
     (default: the camera's own). Neighbours are ``gap`` apart on screen (one
     number, or one per pair), more where their labels (``label_widths``, one
     per block) are wider than the blocks; labels on opposite sides
-    (``label_below``: True for a label under its block) pass each other.
+    (``label_below``: True for a label under its block, None for one beside
+    a row, in the block's column) pass each other.
     Returns the scale."""
     margins = Margins(top=LABEL_ROOM) if margins is None else margins
     room = area.inset(margins)
     labels = list(label_widths) + [0.0] * (len(blocks) - len(label_widths))
-    below = np.array(list(label_below) + [False] * (len(blocks) - len(label_below)))
-    facing = below[:-1] == below[1:]  # neighbours whose labels stand side by side
+    below = list(label_below) + [False] * (len(blocks) - len(label_below))
     gap = np.broadcast_to(np.asarray(gap, float), (max(len(blocks) - 1, 0),))
     total = 1.0
     for _ in range(3):  # perspective bends the sizes a little: measure again and settle
         scale, between, first, last = _row_scale(camera, blocks, labels, gap, margins, area, room,
-                                                 max_pitch, view, facing)
+                                                 max_pitch, view, below)
         for block in blocks:
             block.scale(scale)
         _in_screen_row(camera, blocks, list(between), view)
@@ -131,35 +136,81 @@ def fit_row(camera, blocks, area: StageArea, *, label_widths=(), label_below=(),
     return total
 
 
-def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view, facing):
+def label_span(left: float, width: float, label: float, hang: int) -> tuple[float, float]:
+    """Where a label ``label`` wide stands over a block from ``left``,
+    ``width`` wide: centred, or, when wider than the block, hanging from its
+    left edge rightwards (``hang`` 1) or from its right edge leftwards (-1).
+
+    >>> label_span(0.0, 1.0, 3.0, 0), label_span(0.0, 1.0, 3.0, 1), label_span(0.0, 1.0, 3.0, -1)
+    ((-1.0, 2.0), (0.0, 3.0), (-2.0, 1.0))
+    """
+    if label <= width or hang == 0:
+        return left + width / 2 - label / 2, left + width / 2 + label / 2
+    return (left, left + label) if hang > 0 else (left + width - label, left + width)
+
+
+def row_hangs(count: int) -> list[int]:
+    """How the labels of a row of ``count`` blocks hang: the first rightwards,
+    the last leftwards (over the row, not off the frame), the others centred."""
+    return [1 if n == 0 and count > 1 else -1 if n == count - 1 and count > 1 else 0 for n in range(count)]
+
+
+def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view, below):
     """The largest scale of ``blocks`` in a row that fits, with the gaps
-    and the labels' overhang at both ends that go with it."""
+    between them and how far the labels reach beyond both ends of the row.
+    Labels on the same side never meet (a gap widens where they would)."""
     _in_screen_row(camera, blocks, list(gap), view)
     sizes = [screen_box(camera, [b], view) for b in blocks]
     widths = np.array([r - l for l, _, r, _ in sizes])
     heights = np.array([t - b for _, b, _, t in sizes])
+    hangs = row_hangs(len(blocks))
 
-    def spaces(scale):  # the gaps, and the labels' overhang beyond both ends
-        over = np.maximum(0.0, (np.array(labels) - scale * widths) / 2)
-        apart = np.where(facing, over[:-1] + over[1:] + LABEL_GAP, np.maximum(over[:-1], over[1:]))
-        return np.maximum(gap, apart), over[0], over[-1]
+    def plan(scale):  # the gaps, and the labels' reach beyond both ends
+        w = scale * widths
+        gaps = np.array(gap, float)
+        for _ in range(len(blocks)):
+            starts = np.concatenate([[0.0], np.cumsum(w[:-1] + gaps)])
+            spans = [label_span(starts[n], w[n], labels[n], hangs[n]) for n in range(len(blocks))]
+            pushed = False
+            for a in range(len(blocks)):
+                for b in range(a + 1, len(blocks)):
+                    if below[a] is None and b == a + 1:  # a label between rows: clear of the next block
+                        need = spans[a][1] + LABEL_GAP - starts[b]
+                    elif below[b] is None and b == a + 1:  # ... and of the block before it
+                        need = starts[a] + w[a] + LABEL_GAP - spans[b][0]
+                    elif below[a] is not None and below[a] == below[b] and labels[a] and labels[b]:
+                        need = spans[a][1] + LABEL_GAP - spans[b][0]
+                    else:
+                        continue
+                    if need > 1e-9:
+                        gaps[b - 1] += need
+                        pushed = True
+                        break
+                if pushed:
+                    break
+            if not pushed:
+                break
+        end = starts[-1] + w[-1]
+        first = max(0.0, -min(s[0] for s in spans))
+        last = max(0.0, max(s[1] for s in spans) - end)
+        return gaps, first, last
 
-    def fits(scale, with_labels=True):
-        between, first, last = spaces(scale) if with_labels else (gap, 0, 0)
-        # a label's overhang beyond the row may use the side margins (kept
-        # for row words, beside the block rather than above or below it)
-        return (scale * widths.sum() + between.sum() + max(margins.left, first)
-                + max(margins.right, last) <= full.width and scale * heights.max() <= room.height)
+    def fits(scale):
+        gaps, first, last = plan(scale)
+        return (scale * widths.sum() + gaps.sum() + max(margins.left, first) + max(margins.right, last)
+                <= full.width and scale * heights.max() <= room.height)
 
-    def largest(**how):  # widths and gaps grow with the scale: bisect
+    def largest(test):
         low, high = 0.0, max_pitch / max(g.pitch for b in blocks for g in grids_in(b))
-        for _ in range(40):
+        for _ in range(40):  # widths and gaps grow with the scale: bisect
             middle = (low + high) / 2
-            low, high = (middle, high) if fits(middle, **how) else (low, middle)
+            low, high = (middle, high) if test(middle) else (low, middle)
         return low
 
-    scale = largest() or largest(with_labels=False)  # labels too wide for any row: the blocks still fit
-    return (scale, *spaces(scale))
+    scale = largest(fits)
+    if scale == 0.0:  # labels too wide for any row: the blocks still fit, the labels as they can
+        scale = largest(lambda s: s * widths.sum() + np.sum(gap) <= full.width and s * heights.max() <= room.height)
+    return (scale, *plan(scale))
 
 
 def _in_screen_row(camera, blocks, gaps, view) -> None:

@@ -12,24 +12,24 @@ import numpy as np
 from manim import LEFT, RIGHT, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.labels import note_text
+from ..components.labels import TEXT_SIZE, note_text
 from ..components.palette import Theme
 from ..components.projection import project
 from .area import StageArea
 from .fit import screen_box
 
-__all__ = ["word_room", "word_labels", "column_words", "row_text_scale", "fitted_word",
-           "WORD_GAP", "MIN_WORD_SCALE", "GUIDES_RIGHT"]
+__all__ = ["word_room", "word_labels", "column_words", "word_stride", "row_text_scale", "fitted_word",
+           "WORD_GAP", "GUIDES_RIGHT"]
 
 WORD_GAP = 0.12  # between a block and the words naming its rows
 ROW_FILL = 0.85  # a word label's height, at most, as a share of its row's
 WORD_SLACK = 0.3  # beyond a word's width: the half cube and perspective between a block's edge and its row ends
 MIN_WORD_CHARS = 3  # a shortened word keeps at least this many letters before "…"
-MIN_WORD_SCALE = 0.5  # a word label smaller than half its size is not drawn: unreadable
+MAX_STRIDE = 3  # rows thinner than a third of a word get none
 GUIDES_RIGHT = 5.2  # a block reaching this far right (the color bar) gets its row arrow on the left
 
 
-def word_room(words, theme: Theme, area: StageArea, font_size: int = 18) -> float:
+def word_room(words, theme: Theme, area: StageArea, font_size: int = TEXT_SIZE) -> float:
     """The width to keep beside a block for its row words: the longest
     word, at most a fifth of the stage area (longer words get "…")."""
     longest = sorted(words, key=len)[-3:]  # measured: character counts misjudge "translate"
@@ -59,21 +59,38 @@ def fitted_word(word: str, theme: Theme, font_size: int, scale: float, room: flo
     return text
 
 
+def word_stride(scale: float) -> int:
+    """Every how many rows a word goes, at full size, where one a row would
+    have to shrink by ``scale``: fewer words, never smaller ones (0: none).
+
+    >>> word_stride(1.0), word_stride(0.6), word_stride(0.2)
+    (1, 2, 0)
+    """
+    if scale >= 1.0 - 1e-9:
+        return 1
+    stride = int(np.ceil(1.0 / max(scale, 1e-9)))
+    return stride if stride <= MAX_STRIDE else 0
+
+
 def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, side=LEFT,
-                font_size: int = 18) -> VGroup:
-    """One word beside each row of ``grid`` (rows are tokens), no taller
-    than its row on screen; a word wider than the room up to ``area``'s edge
-    is shortened with an ellipsis. None where rows are too thin."""
+                font_size: int = TEXT_SIZE) -> VGroup:
+    """The word of each row of ``grid`` (rows are tokens) beside it, at
+    ``font_size``: where rows are thinner than a word, every second (or
+    third) row's word (:func:`word_stride`); a word wider than the room up
+    to ``area``'s edge is shortened with an ellipsis."""
     labels = VGroup()
     x_axis, _, _ = grid.axis_vectors()
     right_side = np.dot(side, RIGHT) > 0
     left, _, right, _ = screen_box(camera, [grid])
     room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
-    scale = row_text_scale(camera, grid, theme, font_size)
-    if scale < MIN_WORD_SCALE:
+    stride = word_stride(row_text_scale(camera, grid, theme, font_size))
+    if not stride:
         return labels
     for row, word in enumerate(words):
-        text = fitted_word(word, theme, font_size, scale, room)
+        if row % stride:
+            continue
+        text = fitted_word(word, theme, font_size, 1.0, room)
+        text.row = row
         edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
         offset = (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis)
         text.move_to(edge + offset)
@@ -81,19 +98,24 @@ def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, si
     return labels
 
 
-def column_words(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, font_size: int = 16) -> VGroup:
-    """Words above the columns of ``grid`` (columns are tokens), rotated
-    upright; no wider than a column, shortened like :func:`word_labels`."""
+def column_words(camera, grid: CubeGrid, words, theme: Theme, area: StageArea,
+                 font_size: int = TEXT_SIZE) -> VGroup:
+    """Words above the columns of ``grid`` (columns are tokens), turned to
+    read upwards; as :func:`word_labels`: full size, fewer where columns are
+    thin, shortened with an ellipsis to the room above."""
     labels = VGroup()
     _, row_axis, _ = grid.axis_vectors()
     _, _, _, top = screen_box(camera, [grid])
     room = area.top - top - WORD_GAP
-    scale = row_text_scale(camera, grid, theme, font_size)
-    if scale < MIN_WORD_SCALE:
+    stride = word_stride(row_text_scale(camera, grid, theme, font_size))
+    if not stride:
         return labels
     for col, word in enumerate(words):
-        text = fitted_word(word, theme, font_size, scale, room)
+        if col % stride:
+            continue
+        text = fitted_word(word, theme, font_size, 1.0, room)
         text.rotate(np.pi / 2)
+        text.turned = True  # its line runs up the screen (the text rules measure its width)
         head = grid.cell_center(0, col)
         text.move_to(head - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
         labels.add(text)

@@ -1,17 +1,17 @@
-"""Head slices pulled apart into a grid, each tagged "head h"."""
+"""Head slices pulled apart: head 0 large with its words, the others small, each tagged "head h"."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manim import DOWN, UP, Group, LaggedStart, Mobject, VGroup
+from manim import DOWN, UP, LaggedStart, Mobject, VGroup
 
 from ..components.fades import appear
 from ..components.labels import TEXT_SIZE, note_text
 from ..components.projection import FRONT
 from ..layout import LABEL_ROOM, TAG_ROOM, Margins, head_columns
 
-__all__ = ["SpreadHeads", "FocusHeads", "head_tags", "spread_heads", "focus_heads"]
+__all__ = ["FocusHeads", "head_tags", "focus_heads"]
 
 
 def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: float = 0.08,
@@ -25,59 +25,6 @@ def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: fl
         layout.beside([piece], tag, direction, buff=buff, view=FRONT)
     layout.fixed(*tags)
     return tags
-
-
-@dataclass
-class SpreadHeads:
-    """What :func:`spread_heads` leaves on screen: the head slices, their
-    "head h" tags, the words beside the leftmost slices' rows and the
-    tensor's label under the grid (None where not drawn)."""
-
-    slices: list
-    tags: VGroup
-    words: list
-    label: Mobject | None
-
-
-def spread_heads(scene, layout, viewpoint, block, columns: int | None = None, run_time: float = 2.2,
-                 name: str | None = None, area=None, words=None) -> SpreadHeads:
-    """Split a (h, r, c) block into its head slices laid out in a grid, front
-    view, as large as ``area`` (the stage area) allows; "head h" over each,
-    with ``name`` the tensor's label under the grid, and with ``words`` (rows
-    are tokens) the words beside the leftmost slices' rows, room kept for them
-    only where they would be readable.
-
-    All shown at the end.
-    """
-    heads = block.grid_shape[0]
-    slices = block.split(axis=0)
-    scene.remove(block)
-    scene.add(*slices)
-    area = area or layout.area()
-
-    def laid_out(left):
-        targets = [s.copy() for s in slices]
-        count = columns or head_columns(heads, slices[0].grid_shape[2], slices[0].grid_shape[1],
-                                        area.inset(Margins(left=left)))
-        layout.grid_of_blocks(targets, count, area=area,
-                              margins=Margins(left=left, top=TAG_ROOM, bottom=LABEL_ROOM if name else 0.0))
-        return targets
-
-    room = layout.word_room(words) if words else 0.0
-    targets = laid_out(room)
-    if room and not layout.rows_readable(targets[0]):  # too thin for words: the heads take the room
-        room, targets = 0.0, laid_out(0.0)
-    scene.play(viewpoint.turn(*FRONT),
-               LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.08),
-               run_time=run_time)
-    tags = head_tags(layout, slices)
-    row_words = []
-    if room:
-        leftmost = min(s.get_left()[0] for s in slices)
-        row_words = [layout.word_labels(s, words) for s in slices if s.get_left()[0] < leftmost + s.pitch]
-    label = layout.label(Group(*slices), name, block.grid_shape, DOWN) if name else None
-    scene.play(appear(VGroup(tags, *row_words, *([label] if label else []))), run_time=0.5)
-    return SpreadHeads(slices, tags, row_words, label)
 
 
 @dataclass
@@ -131,9 +78,12 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
                                                    lag_ratio=0.06), run_time=run_time)
     shown = [layout.place(focus)]
     on_focus = [layout.word_labels(focus, words), layout.column_words(focus, words)]
+    focus.is_map = True
+    for piece in others:  # too small for words: head 0 beside them is the one to read
+        piece.is_map = piece.thumbnail = True
     tags = head_tags(layout, others, first=1) if others else VGroup()
     if others:
-        others_label = note_text(f"{name}[1] … [{heads - 1}]", layout.theme, font_size=TEXT_SIZE)
+        others_label = note_text(f"{name}[1:]", layout.theme, font_size=TEXT_SIZE)
         layout.beside(others, others_label, DOWN, buff=0.2)
         layout.fixed(others_label)
         for piece in others:

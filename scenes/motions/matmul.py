@@ -21,11 +21,11 @@ from manim import DOWN, OUT, PI, Text, VGroup
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, shape_text
-from ..components.numbers import cell_arithmetic, shown_value
+from ..components.numbers import cell_arithmetic, cell_name, shown_value
 from ..layout import LABEL_BUFF, Layout
 from .turns import turn
 
-__all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_heads", "MATMUL_VIEW", "SUM_FLATTEN",
+__all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "head_slice", "MATMUL_VIEW", "SUM_FLATTEN",
            "SLOT_OPACITY", "products_name"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
@@ -48,26 +48,55 @@ class Matmul:
 
 
 def products_name(left: str, right: str, row, column=None) -> str:
-    """How PyTorch writes the products of a row of ``left`` with a column of
-    ``right`` (elementwise), or with all of ``right`` (broadcast).
-
-    A long one takes two lines, a factor a line.
+    r"""How PyTorch writes the products of a row of ``left`` with a column of
+    ``right`` (elementwise), or with all of ``right`` (broadcast). A long
+    one takes two lines, a factor a line.
 
     >>> products_name("X", "Xᵀ", 0, 0), products_name("X", "Xᵀ", 1)
     ('X[0] * Xᵀ[:, 0]', 'X[1, :, None] * Xᵀ')
     >>> products_name("multihead_U_query[0]", "Xᵀ", 16, 7)
     'multihead_U_query[0, 16]\n* Xᵀ[:, 7]'
+    >>> products_name("flat[:, 18:36]", "W.T[18:36]", 2, 5)
+    'flat[2, 18:36]\n* W.T[18:36, 5]'
     """
     if column is None:
-        first, second = f"{_index(left, row)}, :, None]", right
+        first, second = _row(left, row, keep=True), right
     else:
-        first, second = f"{_index(left, row)}]", f"{_index(right, ':')}, {column}]"
+        first, second = _row(left, row), _column(right, column)
     return f"{first} * {second}" if len(first) + len(second) <= LONG_PRODUCT else f"{first}\n* {second}"
 
 
-def _index(name: str, first) -> str:
-    """``name[first`` — or ``name[h, first`` for a head's slice ``name[h]``."""
-    return f"{name[:-1]}, {first}" if name.endswith("]") else f"{name}[{first}"
+def _indexed(name: str) -> tuple[str, list[str]]:
+    """``"a[0, 1:3]"`` -> ``("a", ["0", "1:3"])``; no index: an empty list."""
+    if not name.endswith("]") or "[" not in name:
+        return name, []
+    base, _, inner = name[:-1].rpartition("[")
+    return base, [part.strip() for part in inner.split(",")]
+
+
+def _row(name: str, row: int, keep: bool = False) -> str:
+    """Row ``row`` of the matrix ``name`` (a tensor, a head's slice ``t[h]``,
+    a run of columns ``t[:, a:b]`` or of rows ``t[a:b]``); ``keep``: as a
+    column vector, for broadcasting (``[row, :, None]``)."""
+    base, index = _indexed(name)
+    tail = [":", "None"] if keep else []
+    if len(index) == 2 and index[0] == ":" and ":" in index[1]:  # a run of columns
+        return f"{base}[{row}, {index[1]}" + (", None]" if keep else "]")
+    if len(index) == 1 and ":" in index[0]:  # a run of rows
+        start = int(index[0].split(":")[0] or 0)
+        return f"{base}[{', '.join([str(start + row)] + tail)}]"
+    return f"{base}[{', '.join(index + [str(row)] + tail)}]"
+
+
+def _column(name: str, column: int) -> str:
+    """Column ``column`` of the matrix ``name`` (as :func:`_row` reads names)."""
+    base, index = _indexed(name)
+    if len(index) == 2 and index[0] == ":" and ":" in index[1]:
+        start = int(index[1].split(":")[0] or 0)
+        return f"{base}[:, {start + column}]"
+    if len(index) == 1 and ":" in index[0]:
+        return f"{base}[{index[0]}, {column}]"
+    return f"{base}[{', '.join(index + [':', str(column)])}]"
 
 
 def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result: CubeGrid,
@@ -87,8 +116,10 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         room.side = DOWN
         room.stretch_to_fit_height(max(right.label.height, right_room.height))
     layout.row(*targets, gap=SIGN_ROOM, view=view, room_for=[None, room, None])
+    shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
     scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
-               layout.follow(left, targets[0], view), layout.follow(right, targets[1], view), run_time=run_time)
+               *[layout.follow(g, t, view) for g, t in zip((left, right), targets) if g in shown], run_time=run_time)
+    late = [layout.place(g) for g in (left, right) if g not in shown]  # labels that wait for their block's place
     signs = VGroup()
     for before, after, sign in ((left, right, "·"), (right, result, "=")):
         mark = Text(sign, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=layout.theme.ink)
@@ -98,7 +129,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         signs.add(mark)
     layout.place(result)
     result.set_cell_opacity(SLOT_OPACITY)
-    scene.play(appear(result), appear(result.label), appear(signs), run_time=0.6)
+    scene.play(appear(result), appear(result.label), appear(signs), *map(appear, late), run_time=0.6)
     return signs
 
 
@@ -142,7 +173,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     def products_label(piece, name, values):
         """``piece`` (to show ``values`` on their own scale) named above ``right``, not shown."""
         piece.part_of, piece.value_range = None, (float(values.min()), float(values.max()))
-        label = layout.name(piece, name, right_label.side, shape=values.shape)
+        label = layout.name(piece, name, right_label.side, shape=values.shape, values=values)
         layout.beside([right], label, label.side, buff=LABEL_BUFF)  # where the operand's label stood
         layout.upright(label)
         return label
@@ -175,7 +206,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
             scene.wait(2.0 / speed)
         land(piece, label, (0, 0, j), 0.25 * run_time, result.cell_center(0, j))
         if explain:
-            say(f"summed: one cube, {result_name}[0, 0] = {shown_value(result_values[0, 0])}")
+            say(f"summed: one cube, {cell_name(result_name, 0, 0)} = {shown_value(result_values[0, 0])}")
             scene.wait(0.8 / speed)
 
     def row(i, run_time):
@@ -216,9 +247,14 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     return Matmul(result, signs)
 
 
+def head_slice(name: str, h: int) -> str:
+    """Head ``h``'s slice of the tensor ``name``, as PyTorch indexes it: ``name[h]``."""
+    return f"{name}[{h}]"
+
+
 def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
                    products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
-                   view=None) -> CubeGrid:
+                   view=None, slice_names=None) -> CubeGrid:
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
     ``left`` (h×m×k) and ``right`` (h×k×n), labelled, are on screen. Head 0's
@@ -226,9 +262,11 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     :func:`matmul`; then, head after head, the operands show head h's slices
     and the result head h's, filled in row after row; last the results stack
     up into the 3D block, seen from ``view``. ``names`` = (left, right,
-    result) of the whole tensors. Returns the 3D result block, labelled
-    ``names[2]`` (below it, not yet placed).
+    result) of the whole tensors; ``slice_names``: three functions (name,
+    h) -> how head h's slice of each is written (default :func:`head_slice`).
+    Returns the 3D result block, labelled ``names[2]`` (below it, placed).
     """
+    left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
     say = say or (lambda text: None)
     heads = left.grid_shape[0]
     left_name, right_name, result_name = names
@@ -239,33 +277,34 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         piece = block.subgrid((0,), values_shape=block.grid_shape[1:])
         piece.dims = (None,) + tuple(block.dims[1:])
         one = copies and block is right
-        layout.name(piece, name if one else f"{name}[0]", scale_of=None if one or heads == 1 else "all heads",
-                    stacked=True)
+        layout.name(piece, name if one else (left_slice if block is left else right_slice)(name, 0),
+                    scale_of=None if one or heads == 1 else "all heads", stacked=True)
         pieces.append(piece)
     left0, right0 = pieces
     rest = [block for block in (left, right)]
     say(f"head 0 first: one ordinary {shape_text(left0.grid_shape[1:])} · {shape_text(right0.grid_shape[1:])} "
         f"matmul" if heads > 1 else "one head: one ordinary matmul")
-    for piece in pieces:
-        layout.place(piece)
     scene.add(left0, right0)
     scene.play(*[vanish(b) for b in rest], *[vanish(b.label) for b in rest if getattr(b, "label", None)],
-               *swap(None, left0.label), *swap(None, right0.label), run_time=0.5)
+               run_time=0.5)
     value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
     done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
                   result_range=value_range, say=say, speed=speed,
-                  names=(left0.label.tensor_name, right0.label.tensor_name, f"{result_name}[0]"))
+                  names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)))
     head = done.result
     if heads > 1:
         say(f"heads 1 to {heads - 1}: the same, each with its own slices, one after another")
     for h in range(1, heads):
         run = max(0.5, 1.6 * 0.8 ** h) / speed
         olds = [left0.label, head.label] + ([] if copies else [right0.label])
-        layout.name(left0, f"{left_name}[{h}]", olds[0].side, scale_of="all heads", stacked=True)
-        layout.name(head, f"{result_name}[{h}]", olds[1].side, stacked=True)
+        layout.name(left0, left_slice(left_name, h), olds[0].side, scale_of="all heads", stacked=True,
+                    values=left_values[h])
+        layout.name(head, result_slice(result_name, h), olds[1].side, stacked=True, values=result_values[h],
+                    scale_of="all heads")
         news = [layout.place(left0), layout.place(head)]
         if not copies:
-            layout.name(right0, f"{right_name}[{h}]", olds[2].side, scale_of="all heads", stacked=True)
+            layout.name(right0, right_slice(right_name, h), olds[2].side, scale_of="all heads", stacked=True,
+                        values=right_values[h])
             news.append(layout.place(right0))
         moves = [left0.animate.recolor(left_values[h], left.value_range)]
         if not copies:
@@ -298,15 +337,3 @@ def fill_rows(grid: CubeGrid) -> InPlace:
             block.set_cell_opacity(float(np.clip(alpha * rows - r, 0.0, 1.0)), (0, r))
 
     return InPlace(grid, update)
-
-
-def reveal_heads(block: CubeGrid, first: int = 1) -> InPlace:
-    """Heads ``first`` .. h-1 of a block appear one after the other (from transparent)."""
-    heads = block.grid_shape[0]
-    count = max(heads - first, 1)
-
-    def update(grid, alpha):
-        for h in range(first, heads):
-            grid.set_cell_opacity(float(np.clip(alpha * count - (h - first), 0.0, 1.0)), (h,))
-
-    return InPlace(block, update)

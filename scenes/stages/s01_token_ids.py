@@ -3,13 +3,13 @@
 from manim import DOWN, LEFT, RIGHT, UP, Arrow, LaggedStart, VGroup
 
 from scenes.base import StageScene
-from scenes.components.labels import note_text
-from scenes.layout import LABEL_ROOM, Margins
+from scenes.components.labels import NAME_SIZE, TEXT_SIZE, note_text
+from scenes.layout import Margins
 from scenes.components.fades import appear
 
 __all__ = ["TokenIds"]
 
-DICTIONARY_SIZE = 22  # about 13 px high at 480p; a long vocabulary shrinks to fit the area
+DICTIONARY_SIZE = 24  # 15 px capitals at 480p; a long vocabulary takes two columns, never smaller than TEXT_SIZE
 LINE_PITCH = 2.0  # dictionary lines apart, in digit heights
 
 
@@ -34,8 +34,9 @@ class TokenIds(StageScene):
         words = self.cfg.sentence
 
         area = self.layout.area()
-        column = self.tensor_grid("s01_sentence")
-        self.layout.fit([column], area=area.part(0.66, 0.8), margins=Margins(top=LABEL_ROOM))
+        column = self.block("s01_sentence", "sentence", direction=UP)
+        self.layout.fit([column], area=area.part(0.66, 0.8),
+                        margins=Margins(top=column.label.height + 0.3))
         spacing = column.pitch
         words_right = area.left + 0.28 * area.width
         scale = self.layout.row_text_scale(column, 24)
@@ -52,12 +53,17 @@ class TokenIds(StageScene):
         unused = self.cfg.vocab_size - len(vocab)
         if unused:
             dictionary.add(note_text(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} unused", self.theme,
-                                     font_size=DICTIONARY_SIZE - 4, color=self.theme.muted))
+                                     color=self.theme.muted))
         ruled(dictionary, LINE_PITCH * dictionary[0][0].height)
-        dict_title = note_text("dictionary", self.theme, font_size=20)
+        dict_title = note_text("dictionary", self.theme, font_size=NAME_SIZE)
         room = area.height - dict_title.height - 0.2
-        if dictionary.height > room:
-            dictionary.scale_to_fit_height(room)
+        if dictionary.height > room:  # two columns, side by side, before anything gets smaller
+            half = (len(dictionary) + 1) // 2
+            second = VGroup(*dictionary[half:])
+            second.shift(UP * (dictionary[0].get_y() - second[0].get_y()))
+            second.next_to(VGroup(*dictionary[:half]), RIGHT, buff=0.5, aligned_edge=UP)
+            if dictionary.height > room:
+                dictionary.scale_to_fit_height(max(room, dictionary.height * TEXT_SIZE / DICTIONARY_SIZE))
         middle = area.part(0.36, 0.6).center
         dictionary.move_to(middle + DOWN * (dict_title.height + 0.2) / 2)
         dict_title.next_to(dictionary, UP, buff=0.2)
@@ -72,12 +78,11 @@ class TokenIds(StageScene):
         self.say("each word is looked up: its id is its place in the dictionary")
         column.set_cell_opacity(0.0)
         self.add(column)
-        self.legend.show("token id", ids.astype(float))
         id_texts = VGroup()
         for row, word in enumerate(words):
             token = int(ids[row])
             entry = dictionary[token]
-            number = note_text(str(token), self.theme, font_size=22)
+            number = note_text(str(token), self.theme, font_size=NAME_SIZE)
             number.next_to(column.cell_center(row) + RIGHT * spacing / 2, RIGHT, buff=0.15)
             self.layout.upright(number)
             id_texts.add(number)
@@ -90,6 +95,5 @@ class TokenIds(StageScene):
                       arrow.animate.set_opacity(0.0), entry.animate.set_color(self.theme.ink),
                       run_time=run * 0.6)
             self.remove(arrow)
-        label = self.layout.label(column, "sentence", ids.shape, UP, buff=0.35, sides=("bottom", "left"))
         self.say(f"{len(ids)} token ids: one cube each, colored by the id")
-        self.play(appear(label))
+        self.play(appear(self.layout.place(column)))

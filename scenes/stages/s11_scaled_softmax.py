@@ -26,6 +26,9 @@ class ScaledSoftmax(RowSoftmaxStage):
     weights_name = "α′"
     inset_share = 0.22
 
+    def scaled_name(self):
+        return f"ω′ / √{self.cfg.d_k}"
+
     def show_scores(self, scores):
         scaled = self.trace["s11_scaled_omegas"]
         self.step("scale")
@@ -34,7 +37,7 @@ class ScaledSoftmax(RowSoftmaxStage):
         self.say(f"÷ √d_k = √{d_k} = {root:.3g}: every score {root:.3g}× smaller, the same pattern")
         old = scores.label
         scores.value_range = (float(scaled.min()), float(scaled.max()))
-        self.layout.name(scores, f"ω′ / √{d_k}", DOWN)
+        self.layout.name(scores, self.scaled_name(), DOWN, values=scaled)
         self.layout.place(scores)
         self.play(scores.animate.recolor(scaled), *swap(old, scores.label), run_time=1.5)
         self.scale_note = f"/√{d_k}"

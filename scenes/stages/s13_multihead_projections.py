@@ -35,7 +35,7 @@ class MultiheadProjections(StageScene):
         for room, block in zip(rooms, blocks):
             room.label = block.label
             room.stretch(1 + (heads - 1) * (APART - 1) / max(heads, 1), 2)
-        self.layout.row(*rooms, gap=0.9, margins=Margins(top=0.5), view=APART_VIEW)
+        self.layout.row(*rooms, gap=0.9, margins=Margins(top=0.5, left=0.4, right=0.4), view=APART_VIEW)
         self.step("blocks")
         if self.paper(self.cfg):
             d = self.cfg.d
@@ -52,6 +52,8 @@ class MultiheadProjections(StageScene):
         for block, pieces in zip(blocks, slices):
             self.remove(block)
             self.add(*pieces)
+            for piece in pieces:
+                piece.part_of = block  # its label names them all
         moves = []
         for block, room, pieces in zip(blocks, rooms, slices):
             target = block.copy().scale(room.pitch / block.pitch).move_to(room)
@@ -62,8 +64,9 @@ class MultiheadProjections(StageScene):
         follow = [self.layout.follow(b, r, APART_VIEW) for b, r in zip(blocks, rooms)]
         self.play(*moves, self.viewpoint.turn(*APART_VIEW), *follow, run_time=2.0)
         tags = VGroup(*[note_text(f"head {h}", self.theme, color=self.theme.muted) for h in (0, heads - 1)])
+        top = self.layout.screen_box(slices[0])[3]  # above the whole deck: clear of the slices behind
         for tag, piece in zip(tags, (slices[0][0], slices[0][-1])):
-            self.layout.beside([piece], tag, UP, buff=0.12)
+            self.layout.beside([piece], tag, UP, buff=0.12, level=(top, 0.0))
         self.layout.upright(*tags)
         self.play(appear(tags), run_time=0.4)
         q, k, v = (self.trace[key].shape[1:] for key in keys)

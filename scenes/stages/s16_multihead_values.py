@@ -20,4 +20,4 @@ class MultiheadValues(MultiheadProjectionStage):
         self.close_on(result, view=self.view, run_time=1.2)
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, not turned yet: "
                  f"stage 19 turns it")
-        self.wait(1.2)
+        self.wait(1.0)

@@ -41,7 +41,7 @@ class MultiheadOmegas(StageScene):
         self.play(vanish(result.label), run_time=0.3)
         focus_heads(self, self.layout, self.viewpoint, result, "multihead_omegas", self.cfg.sentence)
         self.say(self.remark(omegas))
-        self.wait(1.2)
+        self.wait(1.0)
 
     def remark(self, omegas) -> str:
         """How alike the heads' score patterns are, said from the numbers."""

@@ -5,9 +5,9 @@ from manim import DOWN, Create, Group, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
 from scenes.components.projection import FRONT
-from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, StageArea
+from scenes.layout import TAG_ROOM, Margins, StageArea, Together
 from scenes.motions.heads import head_tags
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear, swap, vanish
 
 __all__ = ["Concatenation"]
 
@@ -29,20 +29,20 @@ class Concatenation(StageScene):
         context = self.trace["s19_multihead_context_vectors"]
         flattened = self.trace["s20_multihead_flattened"]
         heads, tokens, d_v = context.shape
-        block = self.tensor_grid("s19_multihead_context_vectors")
-        self.layout.fit([block], margins=Margins(bottom=LABEL_ROOM))
-        label = self.layout.label(block, "multihead_context_vectors", context.shape, DOWN)
+        block = self.block("s19_multihead_context_vectors", "multihead_context_vectors", direction=DOWN)
+        self.layout.fit([block], margins=Margins(bottom=block.label.height + 0.3))
         self.step("heads")
-        self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix")
-        self.play(appear(block), appear(label))
-        self.legend.show("multihead_context_vectors", context)
+        self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix (from stage 19)")
+        self.play(appear(block), appear(self.layout.place(block)))
+        self.wait(0.6)
 
-        self.step("concatenate")
-        self.say(f"for every token, its {heads} head rows are laid end to end: {heads}×{d_v} = {heads * d_v}")
-        # where the row of heads goes: fitted, front view, room for words and tags
+        self.step("tokens first")
+        self.say(f"swapaxes(0, 1): tokens first: for every token, its {heads} heads' rows side by side")
+        # where the row of heads goes: fitted, front view, room for the tags above and the label below
+        swapped_name = "multihead_context_vectors\n.swapaxes(0, 1)"
+        room_label = self.layout.sized_label(swapped_name, (tokens, heads, d_v), DOWN, value_range=block.value_range)
         row = block.like(np.zeros((1, tokens, heads * d_v + (heads - 1) * HEAD_GAP_CELLS)))
-        self.layout.fit([row], view=FRONT, margins=Margins(
-            left=self.layout.word_room(self.cfg.sentence, 16), top=TAG_ROOM, bottom=LABEL_ROOM))
+        self.layout.fit([row], view=FRONT, margins=Margins(top=TAG_ROOM, bottom=room_label.height + 0.3))
         slices = block.split(axis=0)
         self.remove(block)
         self.add(*slices)
@@ -51,19 +51,28 @@ class Concatenation(StageScene):
             target = piece.copy().scale(row.pitch / piece.pitch)
             target.align_cell((0, 0, 0), row.cell_center(0, h * (d_v + HEAD_GAP_CELLS)))
             targets.append(target)
-        self.play(vanish(label), self.viewpoint.turn(*FRONT),
+        lined = Group(*targets)
+        lined.label = block.label
+        self.play(self.viewpoint.turn(*FRONT), self.layout.follow(block, lined, FRONT),
                   LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.12),
                   run_time=3.0)
-        tags = head_tags(self.layout, slices, font_size=14)
-        words = self.layout.word_labels(slices[0], self.cfg.sentence, font_size=16)
-        # the code's intermediate: tokens first, then heads (swapaxes(0, 1))
-        swapped = self.layout.label(Group(*slices), "multihead_context_vectors.swapaxes(0, 1)", (tokens, heads, d_v), DOWN)
-        self.play(appear(tags), appear(words), appear(swapped))
+        tags = head_tags(self.layout, slices)
+        swapped = room_label.copy()
+        swapped.side = DOWN
+        self.layout.beside(slices, swapped, DOWN, buff=0.2)
+        self.layout.upright(swapped)
+        together = Together(swapped)  # one label for the row of slices
+        for piece in slices:
+            piece.part_of = together
+        self.play(appear(tags), *swap(block.label, swapped), run_time=0.6)
+        self.wait(0.8)
 
         self.step("one matrix")
-        self.say(f"closed up: one {tokens}×{heads * d_v} matrix, one row per token")
+        self.say(f"reshape({tokens}, {heads * d_v}): closed up, one row per token, "
+                 f"head 0's {d_v} numbers, then head 1's, …")
         joined = block.like(flattened, block.value_range, dims=(None,) + self.trace.axes("s20_multihead_flattened"))
         joined.scale(row.pitch / joined.pitch).align_cell((0, 0, 0), row.cell_center(0, 0))
+        self.layout.name(joined, "multihead_flattened", DOWN)
         run = d_v * joined.pitch  # a head's columns, closed up
         crowded = max(t.width for t in tags) > run - TAG_GAP  # the tags would run into each other
         self.play(*[s.animate.align_cell((0, 0, 0), joined.cell_center(0, h * d_v)) for h, s in enumerate(slices)],
@@ -72,12 +81,9 @@ class Concatenation(StageScene):
                      for h, t in enumerate(tags)]), run_time=1.2)
         self.remove(*slices)
         self.add(joined)
-        final = self.layout.label(joined, "multihead_flattened", flattened.shape, DOWN,
-                           dims=(None,) + self.trace.axes("s20_multihead_flattened"))
+        final = self.layout.place(joined)
         seams = self.seams(joined, heads, d_v, reach=joined.pitch / 2)  # where the heads meet stays visible
-        self.play(vanish(swapped), appear(final), appear(seams),
-                  *self.legend.swap("multihead_flattened", flattened))
-        self.say(f"one row per token, {heads * d_v} numbers: head 0's {d_v}, then head 1's, …")
+        self.play(*swap(swapped, final), appear(seams), run_time=0.6)
         self.closer_look(joined, final, heads, d_v)
 
     def closer_look(self, joined, label, heads: int, d_v: int) -> None:
@@ -99,15 +105,16 @@ class Concatenation(StageScene):
         below = StageArea(area.left, area.right, area.bottom, label.get_bottom()[1] - 0.3)
         zoom = part.copy()
         room = self.layout.word_room([word])
-        self.layout.fit([zoom], area=below, view=FRONT, margins=Margins(left=room, right=room, bottom=TAG_ROOM))
+        self.layout.fit([zoom], area=below, view=FRONT, margins=Margins(left=room, right=room, bottom=TAG_ROOM + 0.1))
         moving = part.copy()
+        moving.part_of = joined  # a closer look at the framed part of the matrix
         self.add(moving)
         self.play(Create(frame), run_time=0.6)
         self.play(moving.animate.become(zoom), run_time=1.2)
         seams = self.seams(zoom, shown, d_v, reach=0.15, stroke_width=3)
         pieces = [zoom.subgrid((0, 0, slice(h * d_v, (h + 1) * d_v))) for h in range(shown)]
         tags = VGroup(*[t for t in head_tags(self.layout, pieces, direction=DOWN, buff=0.12) if t.width < d_v * zoom.pitch])
-        words = self.layout.word_labels(moving, [word], font_size=16)
+        words = self.layout.word_labels(moving, [word])
         self.play(appear(seams), appear(tags), appear(words), run_time=0.6)
         self.wait(1.0)
 

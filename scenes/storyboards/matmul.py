@@ -51,6 +51,7 @@ class MatmulStage(StageScene):
         self.close_on(result, left, right, left.label, right.label, done.signs, margins=margins)
         extras = [self.layout.word_labels(result, words)]
         if self.columns_are_tokens:
+            result.is_map = True  # an attention map: words on its rows and its columns
             extras.append(self.layout.column_words(result, words))
         self.say(self.outro)
         self.play(*map(appear, extras))

@@ -10,7 +10,7 @@ first turns the scores of later tokens to −∞.
 """
 
 import numpy as np
-from manim import DOWN, UP, Create, Square, VGroup
+from manim import DOWN, RIGHT, UP, Create, Square, VGroup
 
 from tensors import softmax_steps
 from scenes.base import StageScene
@@ -38,6 +38,10 @@ class RowSoftmaxStage(StageScene):
         """Hook: stage 11 scales the scores first. Returns the scores the softmax takes."""
         return self.trace[self.scores_key]
 
+    def scaled_name(self) -> str | None:
+        """Hook: the name the scores take once scaled (room is kept for it), or None."""
+        return None
+
     def storyboard(self):
         words = self.cfg.sentence
         weights_values = self.trace[self.weights_key]
@@ -49,14 +53,17 @@ class RowSoftmaxStage(StageScene):
         room = self.layout.word_room(words)
         area = self.layout.area()
         tokens = scores.grid_shape[1]
-        widest = max((self.layout.sized_label(n, (tokens,)) for n in (
+        widest = max((self.layout.sized_label(n, (tokens,), RIGHT) for n in (
             f"{self.weights_name}[{tokens - 1}]  Σ = 1.000", self.exp_name(tokens - 1))), key=lambda m: m.width)
+        scaled = self.scaled_name()
         self.layout.row(scores, bench, weights, gap=0.5, margins=Margins(
             left=room, top=room, right=self.inset_share * area.width),
-            room_for=[None, widest, None])
+            room_for=[self.layout.sized_label(scaled, scores.source_shape, DOWN) if scaled else None, widest, None])
         bench.align_cell((0, 0, 0), [bench.cell_center(0, 0)[0], scores.cell_center(0, 0)[1], 0.0])
         words_on = [self.layout.word_labels(scores, words), self.layout.column_words(scores, words),
                     self.layout.column_words(weights, words)]
+        weights.row_words = scores.row_words  # the weights' rows are level with the scores' and their words
+        scores.is_map = weights.is_map = True
         weights.set_cell_opacity(SLOT_OPACITY)
         self.step("scores")
         self.say(f"the scores {self.scores_name}: row i = how token i matches every token")
@@ -98,21 +105,21 @@ class RowSoftmaxStage(StageScene):
             self.say(row_numbers(f"row {row}: {self.scores_name}[{row}]{self.scale_note}", row_scores))
             self.wait(1.0)
         shown = row_scores[np.isfinite(row_scores)]
-        exp = np.where(np.isfinite(row_scores), np.exp(row_scores - shown.max()), 0.0)
         overflow = shown.max() > 700  # exp of the true score would not fit a float: shown ÷ its row max
-        true_exp = exp if overflow else np.exp(np.where(np.isfinite(row_scores), row_scores, -np.inf))
+        exp = np.where(np.isfinite(row_scores), np.exp(row_scores - (shown.max() if overflow else 0.0)), 0.0)
         exp_name = self.exp_name(row, overflow)
-        piece.part_of, piece.value_range = None, (0.0, float(true_exp.max()))
+        piece.part_of, piece.value_range = None, (float(exp.min()), float(exp.max()))
         side = DOWN if row < scores.grid_shape[1] / 2 else UP
-        label = self.layout.name(piece, exp_name, side, shape=(len(row_scores),))
+        label = self.layout.name(piece, exp_name, side, shape=(len(row_scores),), values=exp)
         self.layout.place(piece)
-        self.play(piece.animate.paint((0, 0), exp, (0.0, float(exp.max()))), appear(label), run_time=0.3 * run_time)
+        self.play(piece.animate.paint((0, 0), exp, piece.value_range), *swap(None, label), run_time=0.3 * run_time)
         if first:
-            self.say(row_numbers("exp(score)", true_exp, total="sum"))
+            self.say(row_numbers("exp(score)" + (" ÷ e^max" if overflow else ""), exp, total="sum"))
             self.wait(1.2)
         target = weights.value_range
         piece.value_range = target
-        new = self.layout.name(piece, f"{name}[{row}]  Σ = {row_weights.sum():.3f}", side, shape=(len(row_scores),))
+        new = self.layout.name(piece, f"{name}[{row}]  Σ = {row_weights.sum():.3f}", side, shape=(len(row_scores),),
+                               values=row_weights, scale_of=name)
         self.layout.place(piece)
         self.play(piece.animate.paint((0, 0), row_weights, target), *swap(label, new), run_time=0.3 * run_time)
         if first:
