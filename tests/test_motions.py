@@ -18,6 +18,7 @@ from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul, matmul
 from scenes.motions.turns import transpose_turn, turn
 from scenes.motions.vectors import beside_matrix, matrix_vector
+from scenes.components.projection import project, view_rotation
 from tensors import AttentionConfig, compute_trace, matmul_products
 
 SIZE = {"pixel_width": 160, "pixel_height": 90}
@@ -95,9 +96,11 @@ def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_pat
                 for g in grids:  # the products of cell (0, 0), once, while they stand on B
                     if g.grid_shape == (1, 1, 4) and getattr(g, "label", None) is not None \
                             and g.label.tensor_name == "A[0] * B[:, 0]" and seen["products"] is None:
-                        seen["products"] = (g.values.reshape(-1).copy(), g.value_range, g.cell_centers().copy(),
-                                            right.cell_centers().copy(), left.cell_centers().copy(),
-                                            done[0].cell_centers().copy())
+                        on_screen = [project(scene.camera, x.cell_centers()) for x in (g, right)]
+                        eye = view_rotation(*scene.viewpoint.now)[2]  # toward the eye, in the world
+                        seen["products"] = (g.values.reshape(-1).copy(), g.value_range, *on_screen,
+                                            g.cell_centers() @ eye, right.cell_centers() @ eye,
+                                            left.cell_centers().copy(), done[0].cell_centers().copy())
 
         watching(scene, record)
         matmul(scene, scene.layout, scene.viewpoint, left, right, expected, matmul_products(a, b),
@@ -105,12 +108,15 @@ def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_pat
         seen["result"] = result[0]
 
     play(tmp_path, storyboard)
-    products, value_range, piece, right, left, result = seen["products"]
+    products, value_range, piece, right, piece_depth, right_depth, left, result = seen["products"]
     assert np.allclose(products, [a[0, p] * b[p, 0] for p in range(4)])
-    assert np.allclose(value_range, (products.min(), products.max()))  # their own scale
-    laid = piece.reshape(4, 3)  # the row's 4 cells, turned upright
-    assert np.allclose(laid[:, :2], right[0, :, 0, :2], atol=1e-6)  # pair over pair on column 0
-    assert np.all(laid[:, 2] > right[0, :, 0, 2])  # just in front of it
+    reach = np.abs(products).max()  # their own scale (centred on 0 when they have both signs), not C's
+    assert np.isclose(max(abs(value_range[0]), abs(value_range[1])), reach)
+    assert value_range[0] <= products.min() and products.max() <= value_range[1]
+    laid = piece.reshape(4, 2)  # the row's 4 cells, turned upright, on screen
+    pitch = np.linalg.norm(right[0, 1, 0] - right[0, 0, 0])
+    assert np.allclose(laid, right[0, :, 0], atol=0.15 * pitch)  # pair over pair on column 0
+    assert np.all(piece_depth.reshape(4) > right_depth[0, :, 0])  # just in front of it, nearer the eye
     pitch = abs(result[0, 1, 0, 1] - result[0, 0, 0, 1])
     assert np.allclose(left[0, :, 0, 1], result[0, :, 0, 1], atol=0.1 * pitch)  # rows level with the result's
     steps = [sorted(now - before) for before, now in zip([frozenset()] + seen["filled"], seen["filled"])]

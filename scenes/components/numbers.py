@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "cell_name",
+__all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
            "fingerprint", "row_numbers"]
 
-NEGLIGIBLE = 0.1  # a product this much smaller than a cell's largest is not worth showing first
 
 
 def format_value(value: float) -> str:
@@ -83,29 +82,43 @@ def own_colors(value_range) -> str:
     return f"own colors: {low} to {high}"
 
 
+def quoted_terms(row: np.ndarray, column: np.ndarray, terms: int = 3) -> list[int]:
+    """Which products of a dot product a caption writes out: the first
+    ``terms``, in order, so a viewer finds them at the top of the products;
+    where the largest product is not among them, the first ``terms - 1``
+    and the largest (a weighted mix whose first weights are ~0 still shows
+    the term that makes the sum).
+
+    >>> quoted_terms(np.array([1.0, 2.0, 3.0, 0.5]), np.ones(4))
+    [0, 1, 2]
+    >>> quoted_terms(np.array([0.0, 0.01, 0.0, 0.99, 0.5]), np.ones(5))
+    [0, 1, 3]
+    """
+    size = np.abs(np.asarray(row, float) * np.asarray(column, float))
+    first = list(range(min(terms, len(size))))
+    largest = int(np.argmax(size))
+    if largest in first or len(first) < terms:
+        return first
+    return first[:-1] + [largest]
+
+
 def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float, terms: int = 3,
                     cell: str | None = None) -> str:
     """``name[0, 0] = a·b + c·d + … = total``: one cell's dot product (its row
-    of the left operand, its column of the right): its first ``terms``
-    products, or, where those are all negligible (a weighted mix whose first
-    weights are ~0), the largest of the ``terms`` largest that are not
-    negligible, in their order, "…" for the others.
+    of the left operand, its column of the right), with the products
+    :func:`quoted_terms` picks, in their order, "…" for the others.
     ``cell`` names the cell instead (e.g. a vector's ``q[0]``).
 
     >>> cell_arithmetic("ω", np.array([0.5, -1.0, 2.0, 1.0]), np.array([0.5, 1.5, 1.0, 0.0]), 0.75)
     'ω[0, 0] = 0.5·0.5 + (−1)·1.5 + 2·1 + … = 0.75'
     >>> cell_arithmetic("z", np.array([0.0, 0.01, 0.0, 0.99, 0.5]), np.array([1.0, 2.0, 3.0, 4.0, 1.0]), 4.48)
-    'z[0, 0] = … + 0.99·4 + 0.5·1 = 4.48'
+    'z[0, 0] = 0·1 + 0.01·2 + … + 0.99·4 + … = 4.48'
     >>> cell_arithmetic("Q[0]", np.array([1.0]), np.array([2.0]), 2.0)
     'Q[0, 0, 0] = 1·2 = 2'
     """
     row, column = np.asarray(row, float), np.asarray(column, float)
-    size = np.abs(row * column)
-    largest = list(range(min(terms, len(row))))
-    if size[:terms].max() < NEGLIGIBLE * size.max():
-        largest = sorted(i for i in np.argsort(-size, kind="stable")[:terms] if size[i] >= NEGLIGIBLE * size.max())
     parts, last = [], -1
-    for i in largest:
+    for i in quoted_terms(row, column, terms):
         if i > last + 1:
             parts.append("…")
         parts.append(f"{factor(row[i])}·{factor(column[i])}")

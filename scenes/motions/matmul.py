@@ -1,14 +1,17 @@
 """The matmul as a viewer can follow it: ``A · B = C`` laid out flat, filled in cell by cell.
 
 The operands and the result stand in a row, ``A · B = C``, nearly face on:
-row i of A is level with row i of C, and C starts as empty slots. For one
-cell, row i of A lifts out, stands up and lies on column j of B; the pairs
-multiply into k products, shown on their own color scale (the label above B
-names them: ``X[0] * Xᵀ[:, 0]``); the products slide down into one cube (the
-sum), which lands in C[i, j]. Row 0 goes cell by cell, the first slowly with
-its arithmetic, then faster; every later row goes at once against all of B
-(``X[1, :, None] * Xᵀ``: the row broadcast over every column), each column
-summed into its cell of C's row, one row after another, faster.
+row i of A is level with row i of C, and C starts as empty slots. Frames
+mark what is in play at every moment: the row of A, the column (or the
+whole) of B, and the cell (or row) of C being formed. For the first cell,
+row 0 of A lifts out, stands up and lies on column 0 of B; the pairs
+multiply into k products, shown on their own color scale and named above B
+as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); their sum, one cube on C's
+colors, flies into C[0, 0]. The row then slides from column to column, one
+cell at a time, faster; every later row lies on all of B at once
+(``X[1, :, None] * Xᵀ``: the row broadcast over every column), and C's row
+fills in under its frame, one row after another, faster. B keeps its own
+label all along; nothing is ever squeezed or left half-way between blocks.
 """
 
 from __future__ import annotations
@@ -16,26 +19,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, OUT, PI, Text, VGroup
+from manim import DOWN, OUT, PI, UP, Create, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, swap, vanish
+from ..components.fades import InPlace, appear, at_once, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, shape_text
-from ..components.numbers import cell_arithmetic, cell_name, shown_value
-from ..layout import LABEL_BUFF, Layout
+from ..components.projection import view_rotation
+from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
+from ..layout import LABEL_BUFF, Layout, Margins
 from .turns import turn
 
-__all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "head_slice", "MATMUL_VIEW", "SUM_FLATTEN",
-           "SLOT_OPACITY", "products_name"]
+__all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns", "head_slice",
+           "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
-SUM_FLATTEN = 0.04
 SLOT_OPACITY = 0.1  # a result cell not computed yet: an empty slot
 FORMING_OPACITY = 0.45  # the slot being filled
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
 LONG_PRODUCT = 22  # characters of a products' name written on one line
 SHORT_CAPTION = 84  # characters: a caption sure to fit its two lines
+FRAME_STROKE = 2.5  # the frames around the row, column and cell in play
+FRAME_PAD = 0.18  # of a pitch, between a frame and the cubes it frames
+POINTER = 0.2  # the height of a mark pointing at a product the caption writes out
 
 
 @dataclass
@@ -99,23 +105,36 @@ def _column(name: str, column: int) -> str:
     return f"{base}[{', '.join(index + [':', str(column)])}]"
 
 
+def own_range(values) -> tuple[float, float]:
+    """The color scale of products: their own, centred on 0 where they have
+    both signs (a near-zero product reads as the middle of the rainbow, not
+    as one of its ends).
+
+    >>> own_range(np.array([-5.0, 0.5])), own_range(np.array([0.5, 2.0]))
+    ((-5.0, 5.0), (0.5, 2.0))
+    """
+    low, high = float(np.min(values)), float(np.max(values))
+    if low < 0 < high:
+        reach = max(-low, high)
+        return -reach, reach
+    return low, high
+
+
 def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result: CubeGrid,
-                   view=MATMUL_VIEW, run_time: float = 1.6, right_room=None) -> VGroup:
+                   view=MATMUL_VIEW, run_time: float = 1.6, products_room=None) -> VGroup:
     """Move ``left`` and ``right`` (labelled, on screen) into the row
     ``left · right = result``, fitted to the stage area seen from ``view``
     (the camera turns there); ``result`` (labelled) appears as empty slots.
-    ``right_room``: a label wider or taller than ``right``'s that will stand
-    in its place. Returns the signs "·" and "=" (shown)."""
+    ``right``'s label goes under it; ``products_room``: the widest label
+    that will stand above it (the products'). Returns the signs "·" and "=" (shown)."""
     targets = [left.copy(), right.copy(), result]
     for target, grid in zip(targets, (left, right, result)):
         target.label = grid.label
-    right.label.side = DOWN  # under the middle block: its label and the products' pass the others'
-    room = None
-    if right_room is not None:
-        room = VGroup(right.label.copy(), right_room.copy()).arrange(DOWN)
-        room.side = DOWN
-        room.stretch_to_fit_height(max(right.label.height, right_room.height))
-    layout.row(*targets, gap=SIGN_ROOM, view=view, room_for=[None, room, None])
+    right.label.side = DOWN  # under the middle block: the products' label goes above it
+    margins = Margins(bottom=right.label.height + LABEL_BUFF + 0.05)
+    layout.row(*targets, gap=SIGN_ROOM, view=view, margins=margins, room_for=[None, products_room, None])
+    for target, grid in zip(targets, (left, right)):
+        target.label = grid.label
     shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
     scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
                *[layout.follow(g, t, view) for g, t in zip((left, right), targets) if g in shown], run_time=run_time)
@@ -131,6 +150,46 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     result.set_cell_opacity(SLOT_OPACITY)
     scene.play(appear(result), appear(result.label), appear(signs), *map(appear, late), run_time=0.6)
     return signs
+
+
+class _Frames:
+    """The three frames of a matmul: the row of A, the column(s) of B and
+    the cell (or row) of C in play; screen rectangles, pinned to the frame."""
+
+    def __init__(self, scene, layout: Layout):
+        self.scene, self.layout = scene, layout
+        self.shown: list[Rectangle] = []
+
+    def around(self, grid: CubeGrid, index) -> Rectangle:
+        part = grid.subgrid(index)
+        left, bottom, right, top = self.layout.screen_box([part])
+        pad = FRAME_PAD * grid.pitch
+        box = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=FRAME_STROKE,
+                        color=self.layout.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
+        self.layout.fixed(box)
+        return box
+
+    def pointer(self, grid: CubeGrid, column: int) -> Triangle:
+        """A small mark pointing at cell ``column`` of a one-row ``grid`` (a
+        product the caption writes out), left of it on screen; not shown."""
+        left, bottom, right, top = self.layout.screen_box([grid.subgrid((0, 0, column))])
+        mark = Triangle(color=self.layout.theme.ink, fill_opacity=1.0, stroke_width=0)
+        mark.rotate(-PI / 2).scale_to_fit_height(min(POINTER, 0.9 * (top - bottom)))
+        mark.move_to([left - FRAME_PAD * grid.pitch - 0.05 - mark.width / 2, (bottom + top) / 2, 0.0])
+        self.layout.fixed(mark)
+        return mark
+
+    def to(self, boxes: list[Rectangle]) -> list:
+        """The animations that take the frames to ``boxes`` (appearing the first time)."""
+        if not self.shown:
+            self.shown = boxes
+            return [Create(b) for b in boxes]
+        moves = [old.animate.become(new) for old, new in zip(self.shown, boxes)]
+        return moves
+
+    def gone(self) -> list:
+        frames, self.shown = self.shown, []
+        return [vanish(f, rate_func=at_once) for f in frames]
 
 
 def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products, *,
@@ -149,88 +208,118 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     left_name, right_name, result_name = names
     result = left.like(result_values, result_range, dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
     layout.name(result, result_name)
+    product_of = f"{left_name} · {right_name}"
+    said = result_name if result_name.replace(" ", "") != product_of.replace(" ", "") else "the result"
     say(next(text for text in (
-        f"{result_name} = {left_name} · {right_name}: row i of {left_name} meets column j of {right_name} "
-        f"at cell (i, j)",
+        f"{said} = {product_of}: row i of {left_name} meets column j of {right_name} at cell (i, j)",
         f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
         "row i of the left block meets column j of the right one at cell (i, j) of the result")
         if len(text) <= SHORT_CAPTION))
-    widest = layout.sized_label(products_name(left_name, right_name, m - 1, n - 1), (k,))
-    signs = arrange_matmul(scene, layout, viewpoint, left, right, result, view, right_room=widest)
+    above = [layout.sized_label(products_name(left_name, right_name, m - 1, n - 1), (k,))]
+    if m > 1:
+        above.append(layout.sized_label(products_name(left_name, right_name, m - 1), (k, n)))
+    room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
+    room.side = UP
+    signs = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room)
     products = np.asarray(products, float)
-    right_label = right.label
-
-    def lift(i, j=None):
-        """Row i of ``left`` lifted out, turned upright onto column j of
-        ``right`` (or column 0, to spread over all), just in front of it."""
-        piece = left.subgrid((0, i))
-        piece.part_of = left
-        column = right.subgrid((0, slice(None), j if j is not None else 0))
-        _, _, out = right.axis_vectors()
-        shift = column.get_center() - out * right.pitch * 1.2 - piece.get_center()
-        return piece, turn(piece, -PI / 2, OUT, shift=shift)
+    frames = _Frames(scene, layout)
+    # in front of B, toward the eye: the row lies on its column, pair over pair, on screen too
+    lift = view_rotation(*view)[2] * right.pitch * 1.2
+    shown = {"products": None, "label": None}
 
     def products_label(piece, name, values):
         """``piece`` (to show ``values`` on their own scale) named above ``right``, not shown."""
-        piece.part_of, piece.value_range = None, (float(values.min()), float(values.max()))
-        label = layout.name(piece, name, right_label.side, shape=values.shape, values=values)
-        layout.beside([right], label, label.side, buff=LABEL_BUFF)  # where the operand's label stood
+        piece.part_of, piece.value_range = None, own_range(values)
+        label = layout.name(piece, name, UP, shape=values.shape, values=values)
+        layout.beside([right], label, UP, buff=LABEL_BUFF)
         layout.upright(label)
         return label
 
-    def show_products(piece, name, values, run_time):
-        """``piece`` recolored to ``values`` (its own scale), named above ``right``."""
-        label = products_label(piece, name, values)
-        scene.play(piece.animate.recolor(values, piece.value_range), right.animate.set_opacity(DIM / 2),
-                   *swap(right_label, label), run_time=run_time)
-        return label
+    def clear_products():
+        """The last products leave at once (never caught half-faded)."""
+        gone = []
+        if shown["products"] is not None:
+            gone = [vanish(shown["products"], rate_func=at_once), vanish(shown["label"], rate_func=at_once)]
+            shown["products"] = shown["label"] = None
+        return gone
 
-    def land(piece, label, cells_index, run_time, target_center):
-        """The products slide down into one cube per column (the sum) that lands in ``result``."""
-        x_axis, row_axis, _ = right.axis_vectors()
-        bottom = piece.get_center() + row_axis * (piece.height / 2)
-        scene.play(piece.animate.stretch(SUM_FLATTEN, 1, about_point=bottom).move_to(target_center)
-                   .set_opacity(0.0), result.animate.set_cell_opacity(1.0, cells_index),
-                   *swap(label, right_label), right.animate.set_opacity(DIM), run_time=run_time)
-        scene.remove(piece)
+    def multiply(piece, name, values, run_time):
+        """``piece`` (the row laid on B) turns into the products on their own scale, named above B."""
+        label = products_label(piece, name, values)
+        scene.play(piece.animate.recolor(values, piece.value_range), appear(label, rate_func=at_once),
+                   run_time=run_time)
+        shown["products"], shown["label"] = piece, label
+
+    def sum_into(piece, i, j, run_time):
+        """The products' sum: one cube on C's colors, from the middle of the
+        products into C[i, j]."""
+        cube = result.like(np.array([[result_values[i, j]]]), result.value_range)
+        cube.move_to(piece.get_center() + lift * 0.5)
+        cube.part_of = result
+        scene.add(cube)
+        scene.play(cube.animate.move_to(result.cell_center(i, j)), run_time=0.75 * run_time)
+        result.set_cell_opacity(1.0, (0, i, j))
+        scene.remove(cube)
 
     def cell(j, run_time, explain):
-        scene.play(left.animate.highlight((0, 0), DIM), right.animate.highlight((0, slice(None), j), DIM),
-                   result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), run_time=0.25 * run_time)
-        piece, lifting = lift(0, j)
-        scene.add(piece)
-        scene.play(lifting, run_time=0.3 * run_time)
-        label = show_products(piece, products_name(left_name, right_name, 0, j), products[0, j], 0.2 * run_time)
+        boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
+                 frames.around(result, (0, 0, j))]
+        row_values = left.values[0, 0]
+        if j == 0:
+            piece = left.subgrid((0, 0))
+            piece.part_of = left
+            column = right.subgrid((0, slice(None), 0))
+            shift = column.get_center() + lift - piece.get_center()
+            scene.play(left.animate.highlight((0, 0), DIM), right.animate.highlight((0, slice(None), 0), DIM),
+                       result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, 0)), *frames.to(boxes),
+                       run_time=0.3 * run_time)
+            scene.add(piece)
+            scene.play(turn(piece, -PI / 2, OUT, shift=shift), run_time=0.3 * run_time)
+            shown["row"] = piece
+        else:
+            piece = shown["row"]
+            gone = [vanish(shown["label"], rate_func=at_once)]
+            shown["products"] = shown["label"] = None
+            piece.recolor(row_values, left.value_range)  # the row again, on its way to the next column
+            piece.part_of, piece.label = left, None
+            step = right.cell_center(0, j) - right.cell_center(0, j - 1)
+            scene.play(*gone, piece.animate.shift(step),
+                       right.animate.highlight((0, slice(None), j), DIM),
+                       result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
+                       run_time=0.3 * run_time)
+            scene.add(piece)
+        multiply(piece, products_name(left_name, right_name, 0, j), products[0, j], 0.2 * run_time)
+        marks = VGroup()
         if explain:
-            say(cell_arithmetic(result_name, left.values[0, 0], right.values[0, :, 0], result_values[0, 0]))
+            row_values, column_values = left.values[0, 0], right.values[0, :, 0]
+            marks = VGroup(*[frames.pointer(piece, p) for p in quoted_terms(row_values, column_values)])
+            say(cell_arithmetic(result_name, row_values, column_values, result_values[0, 0]))
+            scene.play(appear(marks), run_time=0.3)
             scene.wait(2.0 / speed)
-        land(piece, label, (0, 0, j), 0.25 * run_time, result.cell_center(0, j))
+            scene.remove(marks)
+        sum_into(piece, 0, j, 0.3 * run_time)
         if explain:
-            say(f"summed: one cube, {cell_name(result_name, 0, 0)} = {shown_value(result_values[0, 0])}")
-            scene.wait(0.8 / speed)
+            say(f"the {k} products summed: one cube, {cell_name(result_name, 0, 0)} = "
+                f"{shown_value(result_values[0, 0])}")
+            scene.wait(1.0 / speed)
 
     def row(i, run_time):
-        scene.play(left.animate.highlight((0, i), DIM), right.animate.clear_highlight(),
-                   result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), run_time=0.2 * run_time)
-        piece, lifting = lift(i)
-        scene.add(piece)
-        scene.play(lifting, run_time=0.25 * run_time)
-        values = products[i].T
-        spread = right.like(values, (float(values.min()), float(values.max())))
-        spread.align_cell((0, 0, 0), piece.cell_center(0, 0))
-        start = right.like(np.broadcast_to(left.values[0, i][:, None], (k, n)), left.value_range)
-        start.align_cell((0, 0, 0), piece.cell_center(0, 0)).stretch(1.0 / n, 0, about_point=piece.get_center())
-        label = products_label(spread, products_name(left_name, right_name, i), values)
-        scene.remove(piece)
-        scene.add(start)
-        scene.play(start.animate.become(spread), right.animate.set_opacity(DIM / 2), *swap(right_label, label),
-                   run_time=0.3 * run_time)
-        scene.remove(start)
+        boxes = [frames.around(left, (0, i)), frames.around(right, (0,)), frames.around(result, (0, i))]
+        spread = right.like(np.broadcast_to(left.values[0, i][:, None], (k, n)), left.value_range)
+        spread.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
+        spread.part_of = left
+        scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.clear_highlight(),
+                   result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
+                   run_time=0.25 * run_time)
+        # the row, stood up, is copied onto every column of B, left to right: broadcast
+        spread.set_cell_opacity(0.0)
         scene.add(spread)
-        land(spread, label, (0, i), 0.2 * run_time, result.subgrid((0, i)).get_center())
+        scene.play(reveal_columns(spread), run_time=0.3 * run_time)
+        multiply(spread, products_name(left_name, right_name, i), products[i].T, 0.2 * run_time)
+        scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.25 * run_time)
 
     first = n if cells is None else min(cells, n)
-    say(f"row 0 of {left_name} lies on column 0 of {right_name}: {k} pairs multiplied")
+    say(f"row 0 of {left_name} lies on column 0 of {right_name}: {k} pairs, multiplied pair by pair")
     cell(0, 4.0 / speed, explain=True)
     if first > 1:
         say(f"row 0 against every column of {right_name}, one cell at a time")
@@ -238,12 +327,18 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False)
     if first < n:
         say("the rest of row 0 at once")
-        scene.play(result.animate.set_cell_opacity(1.0, (0, 0, slice(first, n))), run_time=0.6)
+        scene.play(*clear_products(), result.animate.set_cell_opacity(1.0, (0, 0, slice(first, n))), run_time=0.6)
+    if "row" in shown:  # the row leaves column n - 1 with its products' label
+        scene.remove(shown.pop("row"))
+        if shown["label"] is not None:
+            scene.remove(shown["label"])
+        shown["products"] = shown["label"] = None
     if m > 1:
-        say(f"every other row the same way: row i against all {n} columns at once")
+        say(f"the remaining rows, one after another: row i against all {n} columns of {right_name} at once")
     for i in range(1, m):
         row(i, max(0.9, 2.6 * 0.82 ** i) / speed)
-    scene.play(left.animate.clear_highlight(), right.animate.clear_highlight(), run_time=0.4)
+    scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(), right.animate.clear_highlight(),
+               run_time=0.4)
     return Matmul(result, signs)
 
 
@@ -326,6 +421,17 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     scene.play(vanish(left0), vanish(right0), vanish(left0.label), vanish(right0.label), *swap(head.label, block.label),
                vanish(done.signs), *([viewpoint.turn(*view)] if view else []), run_time=0.8)
     return block
+
+
+def reveal_columns(grid: CubeGrid) -> InPlace:
+    """The columns of a 2D ``grid`` appear one after another, left to right (from transparent)."""
+    columns = grid.grid_shape[2]
+
+    def update(block, alpha):
+        for c in range(columns):
+            block.set_cell_opacity(float(np.clip(alpha * columns - c, 0.0, 1.0)), (0, slice(None), c))
+
+    return InPlace(grid, update)
 
 
 def fill_rows(grid: CubeGrid) -> InPlace:
