@@ -99,6 +99,17 @@ class StageDescription:
             return "Xavier-uniform random, not trained"
         return "random (torch.rand), not trained"
 
+    @staticmethod
+    def embedding_words(config: AttentionConfig | None = None) -> str:
+        """Where this configuration's embedding table comes from, for a caption:
+        ``nn.Embedding`` draws its rows from a normal distribution, not ``torch.rand``."""
+        cfg = config or AttentionConfig()
+        if cfg.trained:
+            return "trained with the attention (see stage 18)"
+        if cfg.weights is not None:
+            return "your own numbers (--weights)"
+        return "random normal N(0, 1), as nn.Embedding starts: not trained"
+
     @classmethod
     def title_text(cls, config: AttentionConfig | None = None) -> str:
         """The title with this configuration's sizes; marked in the paper variant

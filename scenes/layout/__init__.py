@@ -181,8 +181,8 @@ class Layout:
         """The room the axis guides take on that side of ``grid`` (0 without)."""
         return guide_room(getattr(grid, "guide_sides", None), direction)
 
-    def word_room(self, words, font_size: int = TEXT_SIZE) -> float:
-        return text.word_room(words, self.theme, self.area(), font_size)
+    def word_room(self, words, font_size: int = TEXT_SIZE, columns: bool = False) -> float:
+        return text.word_room(words, self.theme, self.area(), font_size, columns)
 
     def word_labels(self, grid: CubeGrid, words, side=LEFT, font_size: int = TEXT_SIZE) -> Mobject:
         """The tokens' words beside ``grid``'s rows (see :func:`.text.word_labels`); kept as ``grid.row_words``."""

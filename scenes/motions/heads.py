@@ -60,10 +60,11 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     focus, others = slices[0], slices[1:]
     target = focus.copy()
     room = layout.word_room(words)
+    above = layout.word_room(words, columns=True)
     layout.name(focus, f"{name}[0]", DOWN, scale_of="all heads" if heads > 1 else None)
     target.label = focus.label
     layout.fit([target], view=FRONT, area=left_part,
-               margins=Margins(left=room, top=room, bottom=focus.label.height + 0.3))
+               margins=Margins(left=room, top=above, bottom=focus.label.height + 0.3))
     targets = [target]
     others_label = None
     if others:

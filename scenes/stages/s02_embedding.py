@@ -50,7 +50,7 @@ class Embedding(StageScene):
 
         self.step("table")
         self.say(f"the table: one {self.cfg.d}-number row per dictionary id, "
-                 f"{self.weights_words(self.cfg)}")
+                 f"{self.embedding_words(self.cfg)}")
         self.play(appear(table), appear(row_names), appear(self.layout.place(table)))
 
         self.step("lookup")

@@ -51,6 +51,8 @@ class MultiheadOmegas(StageScene):
         corr = np.corrcoef(flat)
         mean = float(corr[np.triu_indices(len(flat), 1)].mean())
         if mean > 0.8:
-            return (f"the heads' scores look alike (correlation {mean:.2f}): "
-                    f"their projections are torch.rand, not trained")
+            if self.cfg.init == "torch-rand" and self.cfg.weights is None:
+                return (f"the heads' scores look alike (correlation {mean:.2f}): torch.rand is never negative, "
+                        f"so all heads' projections share one large average part")
+            return f"the heads' scores look alike (correlation {mean:.2f})"
         return f"each head scores its own way (mean correlation between heads {mean:.2f})"

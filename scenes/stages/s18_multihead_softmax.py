@@ -116,6 +116,6 @@ class MultiheadSoftmax(StageScene):
         """What the heads look at, said from the weights (see :mod:`tensors.roles`)."""
         named = [r for r in roles if r.role]
         if not named:
-            return "no head has a clear role: these weights are torch.rand's, not trained"
+            return f"no head has a clear role: the projections are {self.weights_words(self.cfg)}"
         parts = ", ".join(f"head {r.head} {r.name}" for r in named[:4])
         return f"what the heads look at: {parts}" + (" …" if len(named) > 4 else "")

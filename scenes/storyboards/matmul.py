@@ -46,7 +46,7 @@ class MatmulStage(StageScene):
         words = self.cfg.sentence
         result.label.side = RIGHT
         margins = Margins(left=self.layout.word_room(words),
-                          top=self.layout.word_room(words) if self.columns_are_tokens else 0.0,
+                          top=self.layout.word_room(words, columns=True) if self.columns_are_tokens else 0.0,
                           right=INSET_SHARE * self.layout.area().width if self.compare_key else 0.0)
         self.close_on(result, left, right, left.label, right.label, done.signs, margins=margins)
         extras = [self.layout.word_labels(result, words)]

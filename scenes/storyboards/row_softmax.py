@@ -10,7 +10,7 @@ first turns the scores of later tokens to −∞.
 """
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Create, Square, VGroup
+from manim import DOWN, UP, Create, Square, VGroup
 
 from tensors import softmax_steps
 from scenes.base import StageScene
@@ -53,11 +53,11 @@ class RowSoftmaxStage(StageScene):
         room = self.layout.word_room(words)
         area = self.layout.area()
         tokens = scores.grid_shape[1]
-        widest = max((self.layout.sized_label(n, (tokens,), RIGHT) for n in (
+        widest = max((self.layout.sized_label(n, (tokens,), DOWN) for n in (
             f"{self.weights_name}[{tokens - 1}]  Σ = 1.000", self.exp_name(tokens - 1))), key=lambda m: m.width)
         scaled = self.scaled_name()
         self.layout.row(scores, bench, weights, gap=0.5, margins=Margins(
-            left=room, top=room, right=self.inset_share * area.width),
+            left=room, top=self.layout.word_room(words, columns=True), right=self.inset_share * area.width),
             room_for=[self.layout.sized_label(scaled, scores.source_shape, DOWN) if scaled else None, widest, None])
         bench.align_cell((0, 0, 0), [bench.cell_center(0, 0)[0], scores.cell_center(0, 0)[1], 0.0])
         words_on = [self.layout.word_labels(scores, words), self.layout.column_words(scores, words),
@@ -95,6 +95,7 @@ class RowSoftmaxStage(StageScene):
         """Row ``row`` of the scores over the bench, through exp and ÷ sum, into the weights."""
         piece = scores.subgrid((0, row))
         piece.part_of = scores
+        piece.set_cell_opacity(1.0)  # the row in play is lit, whatever the last highlight left
         name = self.weights_name
         at = bench.cell_center(0, 0)
         self.add(piece)
