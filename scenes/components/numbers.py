@@ -52,13 +52,15 @@ def tick_values(value_range) -> tuple[str, str]:
     (('−6.9', '24.7'), ('0', '1'), ('−2.91', '2.70'))
     >>> tick_values((-0.0784, 0.0785)), tick_values((0.0, 17300.0)), tick_values((0.0, 0.0))
     (('−0.0784', '0.0785'), ('0', '17300'), ('0', '0'))
+    >>> tick_values((1.41e-08, 6.36e+06))
+    ('0', '6.36e+06')
     """
     low, high = (float(v) for v in value_range)
     largest = max(abs(low), abs(high))
     if largest == 0:
         return "0", "0"
     if largest >= 1e5 or largest < 1e-4:
-        return shown_value(low), shown_value(high)
+        return tuple("0" if abs(v) < 1e-3 * largest else shown_value(v) for v in (low, high))
     decimals = max(0, 2 - int(np.floor(np.log10(largest))))
     ends = [f"{v:.{decimals}f}" for v in (low, high)]
     if all(float(e) == round(float(e)) for e in ends):  # whole numbers at this precision: 0 and 1

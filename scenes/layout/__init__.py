@@ -23,7 +23,7 @@ from ..components.guides import axis_guides, guide_room, guide_sides
 from ..components.labels import TEXT_SIZE, BlockLabel
 from ..components.numbers import fingerprint
 from ..components.palette import Panel, Theme
-from ..components.projection import FRONT
+from ..components.projection import FRONT, project, world_at_screen
 from . import fit, text
 from .text import GUIDES_RIGHT
 from .area import LABEL_ROOM, MAX_PITCH, Margins, StageArea
@@ -34,6 +34,19 @@ WIDE_LABEL = 4.2  # a label wider than this on one line puts its shape under its
 
 __all__ = ["Layout", "Together", "LABEL_BUFF", "StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM",
            "HEAD_GAP", "TAG_ROOM", "ghost", "head_columns"]
+
+
+OPERATORS = (" / ", " @ ", " · ", " + ")
+
+
+def broken(name: str) -> str:
+    r"""``name`` on two lines before its first operator (a tensor's name is never cut).
+
+    >>> broken("multihead_omegas[0] / √17"), broken("multihead_attention_weights[0]")
+    ('multihead_omegas[0]\n/ √17', 'multihead_attention_weights[0]')
+    """
+    at = min((name.find(op) for op in OPERATORS if op in name), default=-1)
+    return name if at < 0 else name[:at] + "\n" + name[at + 1:]
 
 
 class Together:
@@ -70,27 +83,35 @@ class Layout:
         return fit.fit_points(self.camera, points, area, view, max_factor)
 
     def row(self, *blocks: Mobject, gap=1.2, margins: Margins | None = None, view=None,
-            max_pitch: float = MAX_PITCH, area: StageArea | None = None, room_for=()) -> float:
+            max_pitch: float = MAX_PITCH, area: StageArea | None = None, room_for=(), also=(),
+            own_labels: bool = True, bind: bool = True) -> fit.RowFit:
         """``blocks`` in a row filling the stage area, room kept for the
-        labels bound to them (:meth:`name`) above or below, and for labels
-        ``room_for`` (one per block, or None) that they will get later."""
+        labels bound to them (:meth:`name`) above or below (unless not
+        ``own_labels``), for labels ``room_for`` (one per block, or None)
+        that they will get later instead, and for labels ``also`` (a list
+        per block) they will carry as well (a label on its other side).
+        ``bind``: their labels learn the row, to stand level with it."""
         later = list(room_for) + [None] * (len(blocks) - len(room_for))
-        labels = [later[n] if later[n] is not None else getattr(b, "label", None) for n, b in enumerate(blocks)]
-        above = [l.height for l in labels if l is not None and getattr(l, "side", UP)[1] > 0]
-        below = [l.height for l in labels if l is not None and getattr(l, "side", UP)[1] < 0]
+        extra = [list(a) for a in also] + [[] for _ in range(len(blocks) - len(also))]
+        labels = [([later[n]] if later[n] is not None else [getattr(b, "label", None) if own_labels else None])
+                  + extra[n] for n, b in enumerate(blocks)]
+        labels = [[l for l in ls if l is not None] for ls in labels]
+        sides = [np.sign(getattr(l, "side", UP)[1]) for ls in labels for l in ls]
+        heights = [l.height for ls in labels for l in ls]
+        above = [h for h, s in zip(heights, sides) if s > 0]
+        below = [h for h, s in zip(heights, sides) if s < 0]
         base = margins or Margins()
         margins = Margins(left=base.left, right=base.right,
                           top=max(base.top, max(above, default=0.0) + LABEL_BUFF + 0.05),
                           bottom=max(base.bottom, max(below, default=0.0) + LABEL_BUFF + 0.05))
         for block, hang in zip(blocks, fit.row_hangs(len(blocks))):
-            if getattr(block, "label", None) is not None:
+            if bind and getattr(block, "label", None) is not None:
                 block.label.hang = hang  # a label wider than its block hangs over the row, not off it
                 block.label.row = list(blocks)  # ... level with the row's highest top (or lowest bottom)
-        return fit.fit_row(self.camera, blocks, area or self.area(),
-                           label_widths=[l.width if l is not None else 0.0 for l in labels],
-                           label_below=[None if l is not None and getattr(l, "side", UP)[1] == 0
-                                        else l is not None and getattr(l, "side", UP)[1] < 0 for l in labels],
-                           gap=gap, margins=margins, view=view, max_pitch=max_pitch)
+        spans = [[(l.width, None if getattr(l, "side", UP)[1] == 0 else bool(getattr(l, "side", UP)[1] < 0))
+                  for l in ls] for ls in labels]
+        return fit.fit_row(self.camera, blocks, area or self.area(), labels=spans, gap=gap, margins=margins,
+                           view=view, max_pitch=max_pitch)
 
     def name(self, grid: CubeGrid, name: str, direction=UP, *, shape=None, stacked: bool | None = None,
              scale_of: str | None = None, scale: bool = True, values=None) -> BlockLabel:
@@ -107,6 +128,9 @@ class Layout:
         label = make(bool(stacked))
         if stacked is None and label.width > WIDE_LABEL:
             label = make(True)
+        if label.width > WIDE_LABEL and broken(name) != name:  # "a / b" on two lines, the name whole
+            name = broken(name)
+            label = make(True if stacked is None else stacked)
         label.side, label.block = np.asarray(direction, float), grid
         label.fingerprint = fingerprint(grid.values if values is None else values)
         old = getattr(grid, "label", None)
@@ -125,12 +149,13 @@ class Layout:
         return label.animate.move_to(there.get_center())
 
     def sized_label(self, name: str, shape, direction=UP, stacked: bool | None = None,
-                    value_range=(0.0, 1.0)) -> BlockLabel:
+                    value_range=(0.0, 1.0), scale_of: str | None = None) -> BlockLabel:
         """A label as :meth:`name` would draw it for a block of ``shape`` (with
-        a scale, ``value_range``) on its ``direction`` side, bound to nothing:
-        to keep room for it, or to stand for a group of blocks."""
+        a scale, ``value_range``, said to be ``scale_of``'s) on its
+        ``direction`` side, bound to nothing: to keep room for it, or to
+        stand for a group of blocks."""
         stand_in = CubeGrid(np.zeros(shape if len(shape) > 1 else (1,) + tuple(shape)), value_range=value_range)
-        return self.name(stand_in, name, direction, shape=shape, stacked=stacked)
+        return self.name(stand_in, name, direction, shape=shape, stacked=stacked, scale_of=scale_of)
 
     def place(self, grid: Mobject, buff: float = LABEL_BUFF, view=None) -> Mobject:
         """Put ``grid``'s bound label beside it on screen, kept upright; returns
@@ -167,6 +192,16 @@ class Layout:
         :func:`.fit.label_span`; ``level``: the (top, bottom) on screen to
         stand above or below instead of the blocks' own)."""
         return fit.place_beside(self.camera, blocks, mob, direction, buff, view, hang, level)
+
+    def inside(self, mob: Mobject) -> Mobject:
+        """Shift ``mob`` (a text placed beside a block) sideways into the stage area, if it sticks out."""
+        area = self.area()
+        center = mob.get_center()
+        x, y = project(self.camera, center[None])[0]
+        dx = min(0.0, area.right - (x + mob.width / 2)) + max(0.0, area.left - (x - mob.width / 2))
+        if dx:
+            mob.move_to(world_at_screen(self.camera, (x + dx, y), center))
+        return mob
 
     def _level(self, label, view=None):
         """The top and bottom of the row ``label``'s block stands in, on screen (None outside a row)."""

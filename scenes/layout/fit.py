@@ -9,6 +9,8 @@ of head slices and the label beside a block all start here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from manim import Mobject
 
@@ -16,7 +18,7 @@ from ..components.cubegrid import CubeGrid, grids_in
 from ..components.projection import FRONT, project_at, view_rotation, world_at_screen
 from .area import LABEL_ROOM, MAX_PITCH, Margins, StageArea
 
-__all__ = ["screen_box", "fit_points", "fit_blocks", "place_beside", "fit_row", "label_span", "row_hangs",
+__all__ = ["screen_box", "fit_points", "fit_blocks", "place_beside", "fit_row", "RowFit", "label_span", "row_hangs",
            "settled", "ghost",
            "grid_of_blocks", "head_columns", "HEAD_GAP", "TAG_ROOM", "LABEL_GAP"]
 
@@ -106,25 +108,25 @@ def place_beside(camera, blocks, mob: Mobject, direction, buff: float = 0.2, vie
     return mob
 
 
-def fit_row(camera, blocks, area: StageArea, *, label_widths=(), label_below=(), gap=1.2,
-            margins: Margins | None = None, view=None, max_pitch: float = MAX_PITCH) -> float:
+def fit_row(camera, blocks, area: StageArea, *, labels=(), gap=1.2, margins: Margins | None = None, view=None,
+            max_pitch: float = MAX_PITCH) -> "RowFit":
     """Put ``blocks`` in a row, left to right, and fit them to ``area`` (less
     ``margins``: by default a label's room above), seen from ``view``
     (default: the camera's own). Neighbours are ``gap`` apart on screen (one
-    number, or one per pair), more where their labels (``label_widths``, one
-    per block) are wider than the blocks; labels on opposite sides
-    (``label_below``: True for a label under its block, None for one beside
-    a row, in the block's column) pass each other.
-    Returns the scale."""
+    number, or one per pair), more where their labels are wider than the
+    blocks: ``labels`` has, per block, the ``(width, below)`` of each label
+    it carries (``below``: True under the block, False over it, None beside
+    a row, in the block's column); labels on one side never meet, labels
+    on opposite sides pass each other.
+    Returns the scale applied and whether the labels found their room."""
     margins = Margins(top=LABEL_ROOM) if margins is None else margins
     room = area.inset(margins)
-    labels = list(label_widths) + [0.0] * (len(blocks) - len(label_widths))
-    below = list(label_below) + [False] * (len(blocks) - len(label_below))
+    labels = [list(l) for l in labels] + [[] for _ in range(len(blocks) - len(labels))]
     gap = np.broadcast_to(np.asarray(gap, float), (max(len(blocks) - 1, 0),))
-    total = 1.0
+    total, roomy = 1.0, True
     for _ in range(3):  # perspective bends the sizes a little: measure again and settle
-        scale, between, first, last = _row_scale(camera, blocks, labels, gap, margins, area, room,
-                                                 max_pitch, view, below)
+        scale, between, first, last, roomy = _row_scale(camera, blocks, labels, gap, margins, area, room,
+                                                        max_pitch, view)
         for block in blocks:
             block.scale(scale)
         _in_screen_row(camera, blocks, list(between), view)
@@ -133,7 +135,16 @@ def fit_row(camera, blocks, area: StageArea, *, label_widths=(), label_below=(),
                                     margins=Margins(left=max(margins.left, first),
                                                     right=max(margins.right, last),
                                                     bottom=margins.bottom, top=margins.top))
-    return total
+    return RowFit(total, roomy)
+
+
+@dataclass(frozen=True)
+class RowFit:
+    """What :func:`fit_row` did: the ``scale`` it applied, and whether every
+    label found its room (``roomy``; else the blocks fit and the labels as they can)."""
+
+    scale: float
+    roomy: bool
 
 
 def label_span(left: float, width: float, label: float, hang: int) -> tuple[float, float]:
@@ -155,7 +166,7 @@ def row_hangs(count: int) -> list[int]:
     return [1 if n == 0 and count > 1 else -1 if n == count - 1 and count > 1 else 0 for n in range(count)]
 
 
-def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view, below):
+def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view):
     """The largest scale of ``blocks`` in a row that fits, with the gaps
     between them and how far the labels reach beyond both ends of the row.
     Labels on the same side never meet (a gap widens where they would)."""
@@ -165,23 +176,28 @@ def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view
     heights = np.array([t - b for _, b, _, t in sizes])
     hangs = row_hangs(len(blocks))
 
+    def clash(a, la, b, lb, starts, w, spans):
+        """How far block ``b`` must move right for label ``lb`` of it to clear label ``la`` of ``a``."""
+        (_, side_a), (_, side_b) = la, lb
+        if side_a is None and b == a + 1:  # a label between rows: clear of the next block
+            return spans[a][la][1] + LABEL_GAP - starts[b]
+        if side_b is None and b == a + 1:  # ... and of the block before it
+            return starts[a] + w[a] + LABEL_GAP - spans[b][lb][0]
+        if side_a is not None and side_a == side_b and la[0] and lb[0]:
+            return spans[a][la][1] + LABEL_GAP - spans[b][lb][0]
+        return 0.0
+
     def plan(scale):  # the gaps, and the labels' reach beyond both ends
         w = scale * widths
         gaps = np.array(gap, float)
-        for _ in range(len(blocks)):
+        for _ in range(4 * len(blocks)):
             starts = np.concatenate([[0.0], np.cumsum(w[:-1] + gaps)])
-            spans = [label_span(starts[n], w[n], labels[n], hangs[n]) for n in range(len(blocks))]
+            spans = [{l: label_span(starts[n], w[n], l[0], hangs[n]) for l in labels[n]} for n in range(len(blocks))]
             pushed = False
             for a in range(len(blocks)):
                 for b in range(a + 1, len(blocks)):
-                    if below[a] is None and b == a + 1:  # a label between rows: clear of the next block
-                        need = spans[a][1] + LABEL_GAP - starts[b]
-                    elif below[b] is None and b == a + 1:  # ... and of the block before it
-                        need = starts[a] + w[a] + LABEL_GAP - spans[b][0]
-                    elif below[a] is not None and below[a] == below[b] and labels[a] and labels[b]:
-                        need = spans[a][1] + LABEL_GAP - spans[b][0]
-                    else:
-                        continue
+                    need = max((clash(a, la, b, lb, starts, w, spans) for la in labels[a] for lb in labels[b]),
+                               default=0.0)
                     if need > 1e-9:
                         gaps[b - 1] += need
                         pushed = True
@@ -191,8 +207,9 @@ def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view
             if not pushed:
                 break
         end = starts[-1] + w[-1]
-        first = max(0.0, -min(s[0] for s in spans))
-        last = max(0.0, max(s[1] for s in spans) - end)
+        reach = [s for n in range(len(blocks)) for s in spans[n].values()]
+        first = max([0.0] + [-s[0] for s in reach])
+        last = max([0.0] + [s[1] - end for s in reach])
         return gaps, first, last
 
     def fits(scale):
@@ -207,10 +224,11 @@ def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view
             low, high = (middle, high) if test(middle) else (low, middle)
         return low
 
-    scale = largest(fits)
+    scale, roomy = largest(fits), True
     if scale == 0.0:  # labels too wide for any row: the blocks still fit, the labels as they can
-        scale = largest(lambda s: s * widths.sum() + np.sum(gap) <= full.width and s * heights.max() <= room.height)
-    return (scale, *plan(scale))
+        scale, roomy = largest(lambda s: s * widths.sum() + np.sum(gap) <= full.width
+                               and s * heights.max() <= room.height), False
+    return (scale, *plan(scale), roomy)
 
 
 def _in_screen_row(camera, blocks, gaps, view) -> None:

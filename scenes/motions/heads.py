@@ -1,17 +1,21 @@
-"""Head slices pulled apart: head 0 large with its words, the others small, each tagged "head h"."""
+"""Head slices pulled apart: head 0 large with its words, the others small, each tagged "head h";
+every slice turned about its diagonal in place (a swapaxes or permute of the last two axes)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from manim import DOWN, UP, LaggedStart, Mobject, VGroup
+import numpy as np
+from manim import DOWN, PI, UP, Create, LaggedStart, Mobject, VGroup
 
-from ..components.fades import appear
+from ..components.cubegrid import CubeGrid
+from ..components.fades import appear, at_once, swap, vanish
 from ..components.labels import TEXT_SIZE, note_text
 from ..components.projection import FRONT
-from ..layout import LABEL_ROOM, TAG_ROOM, Margins, head_columns
+from ..layout import LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
+from .turns import diagonal, turn
 
-__all__ = ["FocusHeads", "head_tags", "focus_heads"]
+__all__ = ["FocusHeads", "head_tags", "focus_heads", "turn_heads", "FOCUS_SHARE"]
 
 
 def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: float = 0.08,
@@ -30,28 +34,46 @@ def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: fl
 @dataclass
 class FocusHeads:
     """What :func:`focus_heads` leaves on screen: head 0 large (``focus``,
-    labelled, its rows and columns named by ``words``), the other heads small
-    (``others``, each tagged, labelled together by ``others_label``)."""
+    labelled ``name[0]``, the tokens' words on the axes that are tokens),
+    the other heads small (``others``, each tagged, labelled together by
+    ``others_label``: ``name[1:]``)."""
 
-    focus: object
+    focus: CubeGrid
     others: list
     tags: VGroup
     words: list
     others_label: Mobject | None
+    name: str
+    area: object = None  # where head 0 stands: the left part of the stage area
 
 
 FOCUS_SHARE = 0.55  # of the stage area's width, left: head 0 with its words
 THUMB_GAP = (0.35, 0.42)  # between two small heads: across, and down (room for their tags)
 
 
-def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: float = 2.0,
-                area=None) -> FocusHeads:
-    """Split a (h, T, T) block of attention maps: head 0 goes left, large,
-    with the tokens' words on its rows and columns and the label
-    ``name[0]``; heads 1..h-1 go right, small, in a grid, each tagged "head
-    h" (maps that small get no words: head 0 is the one to read). Front view."""
+def _axes_words(layout, grid, words, rows: bool, columns: bool) -> list:
+    on = []
+    if rows:
+        on.append(layout.word_labels(grid, words))
+    if columns:
+        on.append(layout.column_words(grid, words))
+    grid.is_map = rows and columns
+    return on
+
+
+def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: float = 2.0, area=None,
+                rows_are_tokens: bool = True, columns_are_tokens: bool = True, room_for=None) -> FocusHeads:
+    """Split a (h, r, c) block into its heads: head 0 goes left, large,
+    with the tokens' words on its rows and/or columns (where they are
+    tokens) and the label ``name[0]``; heads 1..h-1 go right, small, in a
+    grid, each tagged "head h" (that small they get no words: head 0 is the
+    one to read). Front view. ``room_for``: the (rows, columns) every slice
+    must have room for as well (what a turn makes of it)."""
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
+    before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
+    for piece in slices:
+        piece.part_of = block
     scene.remove(block)
     scene.add(*slices)
     area = area or layout.area()
@@ -59,36 +81,107 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     left_part = area.part(0.0, share)
     focus, others = slices[0], slices[1:]
     target = focus.copy()
-    room = layout.word_room(words)
-    above = layout.word_room(words, columns=True)
+    rows, cols = block.grid_shape[1:]
+    later_rows, later_cols = room_for or (rows, cols)
+    word_left = layout.word_room(words) if rows_are_tokens or later_rows != rows else 0.0
+    word_top = layout.word_room(words, columns=True) if columns_are_tokens else 0.0
     layout.name(focus, f"{name}[0]", DOWN, scale_of="all heads" if heads > 1 else None)
     target.label = focus.label
-    layout.fit([target], view=FRONT, area=left_part,
-               margins=Margins(left=room, top=above, bottom=focus.label.height + 0.3))
+    fitted = [target] + ([ghost(target, (1, later_rows, later_cols))] if room_for else [])
+    layout.fit(fitted, view=FRONT, area=left_part,
+               margins=Margins(left=word_left, top=word_top, bottom=focus.label.height + 0.3))
     targets = [target]
     others_label = None
     if others:
         right_part = area.part(share + 0.03, 1.0)
-        thumbs = [s.copy() for s in others]
-        columns = head_columns(len(thumbs), thumbs[0].grid_shape[2], thumbs[0].grid_shape[1],
-                               right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)))
+        slot = (max(rows, later_rows), max(cols, later_cols))
+        thumbs = [ghost(s, (1,) + slot) for s in others]
+        columns = head_columns(len(thumbs), slot[1], slot[0], right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)))
         layout.grid_of_blocks(thumbs, columns, gap=THUMB_GAP, area=right_part,
                               margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3))
-        targets += thumbs
+        for s, t in zip(others, thumbs):  # each head at its slot's first cell
+            there = s.copy().scale(t.pitch / s.pitch)
+            there.align_cell((0, 0, 0), t.cell_center(0, 0))
+            targets.append(there)
     scene.play(viewpoint.turn(*FRONT), LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)],
                                                    lag_ratio=0.06), run_time=run_time)
     shown = [layout.place(focus)]
-    on_focus = [layout.word_labels(focus, words), layout.column_words(focus, words)]
-    focus.is_map = True
+    on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
     for piece in others:  # too small for words: head 0 beside them is the one to read
-        piece.is_map = piece.thumbnail = True
+        piece.is_map = focus.is_map
+        piece.thumbnail = True
     tags = head_tags(layout, others, first=1) if others else VGroup()
     if others:
-        others_label = note_text(f"{name}[1:]", layout.theme, font_size=TEXT_SIZE)
-        layout.beside(others, others_label, DOWN, buff=0.2)
-        layout.fixed(others_label)
+        others_label = _others_label(layout, others, name)
+        shown.append(others_label)
+    for piece in slices:
+        piece.part_of = None
+    if before is not None:
+        scene.play(*swap(before, VGroup(*shown)), run_time=0.3)
+    scene.play(*map(appear, ([] if before is not None else shown) + on_focus), appear(tags), run_time=0.5)
+    return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
+
+
+def _others_label(layout, others, name: str) -> Mobject:
+    """``name[1:]`` under the small heads, kept inside the stage area; their label."""
+    label = note_text(f"{name}[1:]", layout.theme, font_size=TEXT_SIZE)
+    layout.beside(others, label, DOWN, buff=0.2)
+    area = layout.area()
+    label.shift([min(0.0, area.right - label.get_right()[0]) + max(0.0, area.left - label.get_left()[0]), 0, 0])
+    layout.fixed(label)
+    for piece in others:
+        piece.label = label
+    return label
+
+
+def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float = 2.4, axis_color=None,
+               rows_are_tokens: bool = True, columns_are_tokens: bool = False) -> FocusHeads:
+    """Every head's slice turns about its own diagonal at once (a swapaxes or
+    permute of the last two axes: cell (i, j) travels to (j, i)); head 0's
+    words go and come back on its new token axis; the labels take the new
+    shape in the same play. ``values``: the turned (h, c, r) tensor."""
+    slices = [shown.focus, *shown.others]
+    axes = [diagonal(s, axis_color) for s in slices[:1]] if axis_color is not None else []
+    old_words = [w for w in shown.words]
+    scene.play(*[vanish(w, rate_func=at_once) for w in old_words], *map(Create, axes), run_time=0.5)
+    turns = []
+    for s in slices:
+        x_axis, row_axis, _ = s.axis_vectors()
+        turns.append(turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)))
+    scene.play(*turns, run_time=run_time)
+    turned = []
+    for h, s in enumerate(slices):
+        depth, rows, cols = s.dims
+        new = s.like(np.asarray(values)[h], s.value_range, dims=(depth, cols, rows))
+        new.align_cell((0, 0, 0), s.cell_center(0, 0))
+        for attr in ("thumbnail", "part_of"):
+            if hasattr(s, attr):
+                setattr(new, attr, getattr(s, attr))
+        turned.append(new)
+    scene.remove(*slices)
+    scene.add(*turned)
+    focus, others = turned[0], turned[1:]
+    old_label = shown.focus.label
+    layout.name(focus, f"{shown.name}[0]", DOWN, scale_of=old_label.scale_of, values=focus.values)
+    swaps = swap(old_label, focus.label)
+    if shown.area is not None:  # head 0 grows into the room its new shape leaves
+        target = focus.copy()
+        target.label = focus.label
+        layout.fit([target], view=FRONT, area=shown.area, margins=Margins(
+            left=layout.word_room(words) if rows_are_tokens else 0.0,
+            top=layout.word_room(words, columns=True) if columns_are_tokens else 0.0,
+            bottom=focus.label.height + 0.3))
+        layout.place(target)  # the label where head 0 is going
+        scene.play(focus.animate.become(target), *swaps, *map(vanish, axes), run_time=0.8)
+        swaps, axes = [], []
+    else:
+        layout.place(focus)
+    others_label = shown.others_label
+    if others:
         for piece in others:
             piece.label = others_label
-        shown.append(others_label)
-    scene.play(*map(appear, shown + on_focus), appear(tags), run_time=0.5)
-    return FocusHeads(focus, others, tags, on_focus, others_label)
+    on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
+    for piece in others:
+        piece.is_map = focus.is_map
+    scene.play(*swaps, *map(vanish, axes), *map(appear, on_focus), run_time=0.6)
+    return FocusHeads(focus, others, shown.tags, on_focus, others_label, shown.name, shown.area)

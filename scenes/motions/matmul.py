@@ -26,7 +26,7 @@ from ..components.fades import InPlace, appear, at_once, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, shape_text
 from ..components.projection import view_rotation
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
-from ..layout import LABEL_BUFF, Layout, Margins
+from ..layout import LABEL_BUFF, Layout
 from .turns import turn
 
 __all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns", "head_slice",
@@ -38,6 +38,7 @@ FORMING_OPACITY = 0.45  # the slot being filled
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
 LONG_PRODUCT = 22  # characters of a products' name written on one line
+WIDE_PRODUCTS = 5.2  # a products' name wider than this (a line, frame units) is said in a caption instead
 SHORT_CAPTION = 84  # characters: a caption sure to fit its two lines
 FRAME_STROKE = 2.5  # the frames around the row, column and cell in play
 FRAME_PAD = 0.18  # of a pitch, between a frame and the cubes it frames
@@ -120,19 +121,73 @@ def own_range(values) -> tuple[float, float]:
     return low, high
 
 
+@dataclass
+class Arrangement:
+    """Where the labels of ``A · B = C`` stand: each block's side (up or
+    down), and whether the products' label stands over B (``products_over``)
+    or takes B's own label's place while B is dimmed under the products."""
+
+    sides: tuple
+    products_over: bool
+
+
+ARRANGEMENTS = [Arrangement((a, b, c), over) for over in (True, False)
+                for a, b, c in ((DOWN, DOWN, UP), (UP, DOWN, DOWN), (DOWN, UP, DOWN), (UP, UP, DOWN),
+                                (DOWN, DOWN, DOWN), (UP, DOWN, UP))
+                if not (over and b[1] > 0)]  # the products over B: B's own label under it
+
+
+def _labels_for(arrangement: Arrangement, labels, products_room):
+    """Per block, the labels to keep room for in this arrangement."""
+    mine = []
+    for n, (label, side) in enumerate(zip(labels, arrangement.sides)):
+        stand_in = Rectangle(width=label.width, height=label.height)
+        stand_in.side = side
+        room = [stand_in]
+        if n == 1 and products_room is not None:
+            there = Rectangle(width=products_room.width, height=products_room.height)
+            there.side = UP if arrangement.products_over else side
+            room = [there] + ([stand_in] if arrangement.products_over else [])
+            if not arrangement.products_over and label.width > there.width:
+                room = [stand_in]
+        mine.append(room)
+    return mine
+
+
+def _wider(label, room):
+    """A stand-in as wide and tall as the larger of ``label`` and ``room`` (None: ``label``)."""
+    if room is None:
+        return label
+    return Rectangle(width=max(label.width, room.width), height=max(label.height, room.height))
+
+
 def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result: CubeGrid,
-                   view=MATMUL_VIEW, run_time: float = 1.6, products_room=None) -> VGroup:
+                   view=MATMUL_VIEW, run_time: float = 1.6, products_room=None,
+                   names_room=None) -> tuple[VGroup, Arrangement]:
     """Move ``left`` and ``right`` (labelled, on screen) into the row
     ``left · right = result``, fitted to the stage area seen from ``view``
     (the camera turns there); ``result`` (labelled) appears as empty slots.
-    ``right``'s label goes under it; ``products_room``: the widest label
-    that will stand above it (the products'). Returns the signs "·" and "=" (shown)."""
+    Each label goes over or under its block, and the products' label
+    (``products_room``: the largest it will be) over B or in B's label's
+    place, whichever arrangement lets the blocks be largest (long names
+    need the two sides). ``names_room``: per block, a label as large as
+    any it will carry later (another head's name), or None. Returns the
+    signs "·" and "=" (shown) and the arrangement."""
+    grids = (left, right, result)
+    rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
+    best, chosen = -1.0, ARRANGEMENTS[0]
+    for arrangement in ARRANGEMENTS:
+        trial = [g.copy() for g in grids]
+        fitted = layout.row(*trial, gap=SIGN_ROOM, view=view, own_labels=False, bind=False,
+                            also=_labels_for(arrangement, rooms, products_room))
+        pitch = trial[0].pitch * (1.0 if fitted.roomy else 0.01)  # labels that clash: only if all do
+        if pitch > best * 1.02:  # a clearly larger picture; else the arrangement listed first
+            best, chosen = pitch, arrangement
     targets = [left.copy(), right.copy(), result]
-    for target, grid in zip(targets, (left, right, result)):
+    for target, grid, side in zip(targets, grids, chosen.sides):
         target.label = grid.label
-    right.label.side = DOWN  # under the middle block: the products' label goes above it
-    margins = Margins(bottom=right.label.height + LABEL_BUFF + 0.05)
-    layout.row(*targets, gap=SIGN_ROOM, view=view, margins=margins, room_for=[None, products_room, None])
+        grid.label.side = side
+    layout.row(*targets, gap=SIGN_ROOM, view=view, own_labels=False, also=_labels_for(chosen, rooms, products_room))
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
@@ -149,7 +204,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     layout.place(result)
     result.set_cell_opacity(SLOT_OPACITY)
     scene.play(appear(result), appear(result.label), appear(signs), *map(appear, late), run_time=0.6)
-    return signs
+    return signs, chosen
 
 
 class _Frames:
@@ -194,13 +249,14 @@ class _Frames:
 
 def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products, *,
            names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
-           speed: float = 1.0) -> Matmul:
+           speed: float = 1.0, names_room=None) -> Matmul:
     """Animate ``result = left @ right`` (``left`` m×k and ``right`` k×n,
     labelled, on screen) as the module docstring tells: arranged, row 0 cell
     by cell (the first ``cells`` of it; all by default), then every other row.
 
     ``names`` = (left, right, result) as the code calls them; ``products``
-    is ``(m, n, k)``; ``say`` puts a caption up. Returns the result, labelled.
+    is ``(m, n, k)``; ``say`` puts a caption up; ``names_room``: see
+    :func:`arrange_matmul`. Returns the result, labelled.
     """
     say = say or (lambda text: None)
     m, k = left.grid_shape[1:]
@@ -215,12 +271,23 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
         "row i of the left block meets column j of the right one at cell (i, j) of the result")
         if len(text) <= SHORT_CAPTION))
-    above = [layout.sized_label(products_name(left_name, right_name, m - 1, n - 1), (k,))]
+    longest = [products_name(left_name, right_name, m - 1, n - 1)] + (
+        [products_name(left_name, right_name, m - 1)] if m > 1 else [])
+    # a name wider than that is said in a caption; the label then reads "products"
+    spelled = max(Text(line, font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD").width
+                  for name in longest for line in name.split("\n")) <= WIDE_PRODUCTS
+
+    def products_title(name: str) -> str:
+        return name if spelled else "products"
+
+    above = [layout.sized_label(products_title(longest[0]), (k,))]
     if m > 1:
-        above.append(layout.sized_label(products_name(left_name, right_name, m - 1), (k, n)))
+        above.append(layout.sized_label(products_title(longest[1]), (k, n)))
     room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
     room.side = UP
-    signs = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room)
+    signs, arrangement = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room,
+                                        names_room=names_room)
+    right_label = right.label
     products = np.asarray(products, float)
     frames = _Frames(scene, layout)
     # in front of B, toward the eye: the row lies on its column, pair over pair, on screen too
@@ -228,26 +295,40 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     shown = {"products": None, "label": None}
 
     def products_label(piece, name, values):
-        """``piece`` (to show ``values`` on their own scale) named above ``right``, not shown."""
+        """``piece`` (to show ``values`` on their own scale) named over the
+        row above ``right``, or where ``right``'s label stands (kept inside
+        the stage area), not shown."""
         piece.part_of, piece.value_range = None, own_range(values)
-        label = layout.name(piece, name, UP, shape=values.shape, values=values)
-        layout.beside([right], label, UP, buff=LABEL_BUFF)
+        side = UP if arrangement.products_over else right_label.side
+        label = layout.name(piece, name, side, shape=values.shape, values=values)
+        _, bottom, _, top = layout.screen_box([left, right, result])
+        layout.beside([right], label, side, buff=LABEL_BUFF, level=(top, bottom))
+        layout.inside(label)
         layout.upright(label)
         return label
 
     def clear_products():
-        """The last products leave at once (never caught half-faded)."""
+        """The last products leave at once (never caught half-faded); B's
+        label comes back if they had taken its place."""
         gone = []
         if shown["products"] is not None:
-            gone = [vanish(shown["products"], rate_func=at_once), vanish(shown["label"], rate_func=at_once)]
+            gone = [vanish(shown["products"], rate_func=at_once), *unname(shown["label"])]
             shown["products"] = shown["label"] = None
         return gone
 
+    def unname(label):
+        """The products' label goes at once (B's own label back in its place)."""
+        return [vanish(label, rate_func=at_once)] + (
+            [] if arrangement.products_over else [appear(right_label, rate_func=at_once)])
+
     def multiply(piece, name, values, run_time):
-        """``piece`` (the row laid on B) turns into the products on their own scale, named above B."""
+        """``piece`` (the row laid on B) turns into the products on their own
+        scale, named over B (or in the place of B's label, B dimmed under them)."""
         label = products_label(piece, name, values)
-        scene.play(piece.animate.recolor(values, piece.value_range), appear(label, rate_func=at_once),
-                   run_time=run_time)
+        naming = [appear(label, rate_func=at_once)]
+        if not arrangement.products_over:  # B, dimmed under them, gives its label's place to them
+            naming += [vanish(right_label, rate_func=at_once), right.animate.set_opacity(DIM)]
+        scene.play(piece.animate.recolor(values, piece.value_range), *naming, run_time=run_time)
         shown["products"], shown["label"] = piece, label
 
     def sum_into(piece, i, j, run_time):
@@ -278,7 +359,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
             shown["row"] = piece
         else:
             piece = shown["row"]
-            gone = [vanish(shown["label"], rate_func=at_once)]
+            gone = unname(shown["label"])
             shown["products"] = shown["label"] = None
             piece.recolor(row_values, left.value_range)  # the row again, on its way to the next column
             piece.part_of, piece.label = left, None
@@ -288,7 +369,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                        run_time=0.3 * run_time)
             scene.add(piece)
-        multiply(piece, products_name(left_name, right_name, 0, j), products[0, j], 0.2 * run_time)
+        multiply(piece, products_title(products_name(left_name, right_name, 0, j)), products[0, j], 0.2 * run_time)
         marks = VGroup()
         if explain:
             row_values, column_values = left.values[0, 0], right.values[0, :, 0]
@@ -308,18 +389,21 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         spread = right.like(np.broadcast_to(left.values[0, i][:, None], (k, n)), left.value_range)
         spread.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
         spread.part_of = left
-        scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.clear_highlight(),
+        scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.set_opacity(DIM),
                    result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                    run_time=0.25 * run_time)
         # the row, stood up, is copied onto every column of B, left to right: broadcast
         spread.set_cell_opacity(0.0)
         scene.add(spread)
         scene.play(reveal_columns(spread), run_time=0.3 * run_time)
-        multiply(spread, products_name(left_name, right_name, i), products[i].T, 0.2 * run_time)
+        multiply(spread, products_title(products_name(left_name, right_name, i)), products[i].T, 0.2 * run_time)
         scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.25 * run_time)
 
     first = n if cells is None else min(cells, n)
-    say(f"row 0 of {left_name} lies on column 0 of {right_name}: {k} pairs, multiplied pair by pair")
+    if spelled:
+        say(f"row 0 of {left_name} lies on column 0 of {right_name}: {k} pairs, multiplied pair by pair")
+    else:
+        say("products: " + products_name(left_name, right_name, 0, 0).replace("\n", " "))
     cell(0, 4.0 / speed, explain=True)
     if first > 1:
         say(f"row 0 against every column of {right_name}, one cell at a time")
@@ -332,6 +416,8 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         scene.remove(shown.pop("row"))
         if shown["label"] is not None:
             scene.remove(shown["label"])
+            if not arrangement.products_over:
+                scene.add(right_label)
         shown["products"] = shown["label"] = None
     if m > 1:
         say(f"the remaining rows, one after another: row i against all {n} columns of {right_name} at once")
@@ -372,7 +458,7 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         piece = block.subgrid((0,), values_shape=block.grid_shape[1:])
         piece.dims = (None,) + tuple(block.dims[1:])
         one = copies and block is right
-        layout.name(piece, name if one else (left_slice if block is left else right_slice)(name, 0),
+        layout.name(piece, name if one else (left_slice if block is left else right_slice)(name, 0), DOWN,
                     scale_of=None if one or heads == 1 else "all heads", stacked=True)
         pieces.append(piece)
     left0, right0 = pieces
@@ -380,11 +466,19 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     say(f"head 0 first: one ordinary {shape_text(left0.grid_shape[1:])} · {shape_text(right0.grid_shape[1:])} "
         f"matmul" if heads > 1 else "one head: one ordinary matmul")
     scene.add(left0, right0)
-    scene.play(*[vanish(b) for b in rest], *[vanish(b.label) for b in rest if getattr(b, "label", None)],
-               run_time=0.5)
+    labels = [a for block, piece in ((left, left0), (right, right0)) for a in swap(block.label, layout.place(piece))]
+    scene.play(*[vanish(b) for b in rest], *labels, run_time=0.5)  # each slice named from the moment it is out
     value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
+    last = heads - 1  # the widest names come last: room for them from the start
+    every = "all heads" if heads > 1 else None
+    room = [layout.sized_label(left_slice(left_name, last), left0.grid_shape[1:], stacked=True,
+                               value_range=left.value_range, scale_of=every),
+            None if copies else layout.sized_label(right_slice(right_name, last), right0.grid_shape[1:],
+                                                   stacked=True, value_range=right.value_range, scale_of=every),
+            layout.sized_label(result_slice(result_name, last), result_values.shape[1:], stacked=True,
+                               value_range=value_range, scale_of=every)]
     done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
-                  result_range=value_range, say=say, speed=speed,
+                  result_range=value_range, say=say, speed=speed, names_room=room,
                   names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)))
     head = done.result
     if heads > 1:

@@ -1,16 +1,34 @@
-"""The causal mask a softmax applies first: the scores of later tokens turned to −∞."""
+"""Softmax along rows, built row by row over a bench; the causal mask a softmax applies first.
+
+The scores stand on the left, the weights' empty slots on the right, both
+with the tokens' words on their rows and columns. Each row of scores slides
+onto a bench between them, becomes its exponentials (on their own scale),
+is divided by its sum (now on the weights' scale, summing to 1) and slides
+on into its row of the weights: the first row slowly with its numbers, the
+others one after another, faster. A causal mask, where asked, first turns
+the scores of later tokens to −∞.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
-from manim import Mobject, Text
+from manim import DOWN, RIGHT, UP, Mobject, Text
 
-from ..components.cubegrid import CubeGrid
-from ..components.fades import appear
+from tensors import softmax_steps
 from ..components.colorbar import MASKED_SIGN
+from ..components.cubegrid import CubeGrid
+from ..components.fades import appear, swap
 from ..components.labels import TEXT_FONT, TEXT_SIZE
+from ..components.numbers import row_numbers
+from ..layout import Margins, ghost
+from .matmul import SLOT_OPACITY
 
-__all__ = ["mask_later_tokens"]
+__all__ = ["mask_later_tokens", "SoftmaxBench", "bench_between", "soften_rows", "exp_name"]
+
+DIM = 0.25
+BENCH_CHARS = 18  # a bench label's name longer than this says "row i" (the caption names the tensor)
 
 
 def mask_later_tokens(scene, layout, grids: list[CubeGrid], run_time: float = 1.4) -> Mobject:
@@ -32,3 +50,140 @@ def mask_later_tokens(scene, layout, grids: list[CubeGrid], run_time: float = 1.
     layout.upright(mark)
     scene.play(*[g.animate.mask(later) for g in grids], appear(mark), run_time=run_time)
     return mark
+
+
+@dataclass
+class SoftmaxBench:
+    """Scores, the bench a row is worked on, and the weights' slots, in a row
+    (:func:`bench_between`); the names the pictures use for them."""
+
+    scores: CubeGrid
+    bench: CubeGrid
+    weights: CubeGrid
+    scores_name: str
+    weights_name: str
+    words_on: list
+
+
+def exp_name(scores_name: str, row: int, scale_note: str = "", overflow: bool = False) -> str:
+    """The bench's label while row ``row`` is exponentiated: the row as
+    PyTorch indexes it; where that is too long for the bench, "row i".
+
+    >>> exp_name("ω′", 2, "/√17"), exp_name("multihead_omegas[0]", 2, " / √17")
+    ('exp(ω′[2]/√17)', 'exp(row 2)')
+    """
+    inner = f"{_row_of(scores_name, row)}{scale_note}"
+    if not _short(f"exp({inner})"):
+        inner = f"row {row}"
+    return f"exp({inner} − max)" if overflow else f"exp({inner})"
+
+
+def weights_row_name(weights_name: str, row: int, total: float) -> str:
+    """The bench's label once row ``row`` is divided by its sum.
+
+    >>> weights_row_name("α", 0, 1.0), weights_row_name("multihead_attention_weights[0]", 3, 1.0)
+    ('α[0]  Σ = 1.000', 'row 3  Σ = 1.000')
+    """
+    row_name = _row_of(weights_name, row)
+    return f"{row_name if _short(row_name) else f'row {row}'}  Σ = {total:.3f}"
+
+
+def _weights_of(name: str) -> str:
+    """Whose colors a weights row on the bench wears, said short."""
+    return name if _short(name) else "the weights"
+
+
+def _row_of(name: str, row: int) -> str:
+    """Row ``row`` of the matrix ``name`` (of a head's slice ``t[h]``: ``t[h, row]``)."""
+    return f"{name[:-1]}, {row}]" if name.endswith("]") else f"{name}[{row}]"
+
+
+def _short(name: str) -> bool:
+    """A bench label this short fits between two maps."""
+    return len(name) <= BENCH_CHARS
+
+
+def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, weights_name: str, words, *,
+                  weights_label: str | None = None, scale_note: str = "", right: float = 0.0,
+                  scores_room=None, area=None) -> SoftmaxBench:
+    """Lay out ``scores`` (labelled), a bench for one row and the weights'
+    empty slots (named ``weights_label``, default ``weights_name``) in a
+    row filling the stage area (or ``area``, less ``right``), with room for
+    the tokens' words on their rows and columns and for the bench's labels
+    (``scale_note`` as the rows will be named); ``scores_room``: a label
+    the scores will take later. Nothing is shown yet; the words are made."""
+    weights = scores.like(weights_values, (float(np.min(weights_values)), float(np.max(weights_values))),
+                          dims=scores.dims)
+    layout.name(weights, weights_label or weights_name, DOWN)
+    bench = ghost(scores, (1, 1, scores.grid_shape[2]))  # room for one row between them
+    tokens = scores.grid_shape[1]
+    widest = max((layout.sized_label(n, (tokens,), RIGHT, scale_of=of) for n, of in (
+        (weights_row_name(weights_name, tokens - 1, 1.0), _weights_of(weights_name)),
+        (exp_name(scores_name, tokens - 1, scale_note), None))), key=lambda m: m.width)  # between the maps
+    layout.row(scores, bench, weights, gap=0.5, area=area, margins=Margins(
+        left=layout.word_room(words), top=layout.word_room(words, columns=True), right=right),
+        room_for=[scores_room, widest, None])
+    bench.align_cell((0, 0, 0), [bench.cell_center(0, 0)[0], scores.cell_center(0, 0)[1], 0.0])
+    words_on = [layout.word_labels(scores, words), layout.column_words(scores, words),
+                layout.column_words(weights, words)]
+    weights.row_words = scores.row_words  # the weights' rows are level with the scores' and their words
+    scores.is_map = weights.is_map = True
+    weights.set_cell_opacity(SLOT_OPACITY)
+    return SoftmaxBench(scores, bench, weights, scores_name, weights_name, words_on)
+
+
+def soften_rows(scene, layout, bench: SoftmaxBench, values, weights_values, say=None, scale_note: str = "",
+                speed: float = 1.0) -> None:
+    """Every row of ``bench.scores`` (showing ``values``, −∞ where masked)
+    over the bench, through exp and ÷ sum, into its row of the weights."""
+    say = say or (lambda text: None)
+    steps = softmax_steps(values)
+    say(f"softmax, row by row: exp, then ÷ the row's sum, so each row of {bench.weights_name} sums to 1")
+    for row in range(bench.scores.grid_shape[1]):
+        _soften(scene, layout, bench, row, values[row], steps["weights"][row], say, scale_note, first=row == 0,
+                run_time=max(0.8, 3.2 * 0.6 ** row) / speed)
+    scene.play(bench.scores.animate.clear_highlight(), run_time=0.3)
+
+
+def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weights, say, scale_note, first: bool,
+            run_time: float):
+    """Row ``row`` of the scores over the bench, through exp and ÷ sum, into the weights."""
+    scores, weights = bench.scores, bench.weights
+    piece = scores.subgrid((0, row))
+    piece.part_of = scores
+    piece.set_cell_opacity(1.0)  # the row in play is lit, whatever the last highlight left
+    name = bench.weights_name
+    at = bench.bench.cell_center(0, 0)
+    scene.add(piece)
+    scene.play(scores.animate.highlight((0, row), DIM), weights.animate.set_cell_opacity(0.45, (0, row)),
+               piece.animate.align_cell((0, 0, 0), [at[0], scores.cell_center(row, 0)[1], at[2]]),
+               run_time=0.3 * run_time)
+    if first:
+        say(row_numbers(f"row {row}: {_row_of(bench.scores_name, row)}{scale_note}", row_scores))
+        scene.wait(1.0)
+    shown = row_scores[np.isfinite(row_scores)]
+    overflow = shown.max() > 700  # exp of the true score would not fit a float: shown ÷ its row max
+    exp = np.where(np.isfinite(row_scores), np.exp(row_scores - (shown.max() if overflow else 0.0)), 0.0)
+    piece.part_of, piece.value_range = None, (float(exp.min()), float(exp.max()))
+    side = DOWN if row < scores.grid_shape[1] / 2 else UP
+    label = layout.name(piece, exp_name(bench.scores_name, row, scale_note, overflow), side,
+                        shape=(len(row_scores),), values=exp)
+    layout.place(piece)
+    scene.play(piece.animate.paint((0, 0), exp, piece.value_range), *swap(None, label), run_time=0.3 * run_time)
+    if first:
+        say(row_numbers("exp(score)" + (" ÷ e^max" if overflow else ""), exp, total="sum"))
+        scene.wait(1.2)
+    target = weights.value_range
+    piece.value_range = target
+    new = layout.name(piece, weights_row_name(name, row, row_weights.sum()), side, shape=(len(row_scores),),
+                      values=row_weights, scale_of=_weights_of(name))
+    layout.place(piece)
+    scene.play(piece.animate.paint((0, 0), row_weights, target), *swap(label, new), run_time=0.3 * run_time)
+    if first:
+        say(row_numbers("÷ the sum: weights", row_weights, total="Σ"))
+        scene.wait(1.2)
+        say("the next rows the same way, one after another, faster")
+    scene.remove(new)  # the row leaves the bench: its label goes at once
+    scene.play(piece.animate.align_cell((0, 0, 0), weights.cell_center(row, 0)).set_opacity(0.0),
+               weights.animate.set_cell_opacity(1.0, (0, row)), run_time=0.25 * run_time)
+    scene.remove(piece)

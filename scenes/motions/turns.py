@@ -8,7 +8,7 @@ from manim import PI, Create, DashedLine, Mobject
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, vanish
 
-__all__ = ["turn", "transpose_turn", "permute_last_two"]
+__all__ = ["turn", "transpose_turn", "permute_last_two", "diagonal"]
 
 
 def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: float = 1.0,
@@ -37,7 +37,7 @@ def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1
     """
     x_axis, row_axis, _ = grid.axis_vectors()
     corner = grid.cell_center(0, 0)
-    axis = [_diagonal(grid, axis_color)] if axis_color is not None else []
+    axis = [diagonal(grid, axis_color)] if axis_color is not None else []
     if axis:
         scene.play(Create(axis[0]), run_time=0.5)
     scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), run_time=run_time)
@@ -59,7 +59,7 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     corner = grid.cell_center(0, 0, 0)
     scene.remove(grid)
     scene.add(*slices)
-    axes = [_diagonal(s, axis_color) for s in slices] if axis_color is not None else []
+    axes = [diagonal(s, axis_color) for s in slices] if axis_color is not None else []
     if axes:
         scene.play(*[Create(a) for a in axes], run_time=0.5)
     scene.play(*[turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)) for s in slices],
@@ -74,7 +74,7 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     return result
 
 
-def _diagonal(grid: CubeGrid, color) -> DashedLine:
+def diagonal(grid: CubeGrid, color) -> DashedLine:
     """The main diagonal of a 2D ``grid``'s square part, a little beyond both ends."""
     x_axis, row_axis, _ = grid.axis_vectors()
     corner = grid.cell_center(0, 0)

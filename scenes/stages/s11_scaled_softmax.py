@@ -29,6 +29,9 @@ class ScaledSoftmax(RowSoftmaxStage):
     def scaled_name(self):
         return f"ω′ / √{self.cfg.d_k}"
 
+    def scale_note_for(self):
+        return f"/√{self.cfg.d_k}"
+
     def show_scores(self, scores):
         scaled = self.trace["s11_scaled_omegas"]
         self.step("scale")

@@ -1,6 +1,7 @@
 """Stage 16: multi-head values (as 14, no transpose yet)."""
 
 from scenes.components.labels import shape_text
+from scenes.motions.heads import focus_heads
 from scenes.storyboards.multihead_projection import MultiheadProjectionStage
 
 __all__ = ["MultiheadValues"]
@@ -17,7 +18,10 @@ class MultiheadValues(MultiheadProjectionStage):
     first_of, speed = "14", 2.0
 
     def finish(self, result):
-        self.close_on(result, view=self.view, run_time=1.2)
-        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, not turned yet: "
-                 f"stage 19 turns it")
-        self.wait(1.0)
+        """The heads side by side, head 0 large: not turned, a token in each column."""
+        self.step("heads")
+        focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
+                    rows_are_tokens=False, columns_are_tokens=True)
+        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, a token in each column of every "
+                 f"head, not turned yet: stage 19 turns it")
+        self.wait(1.2)

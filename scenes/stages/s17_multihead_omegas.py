@@ -5,7 +5,7 @@ from manim import DOWN
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear
 from scenes.motions.heads import focus_heads
 from scenes.motions.matmul import batched_matmul
 
@@ -34,11 +34,9 @@ class MultiheadOmegas(StageScene):
                                 matmul_products(queries.values[0], keys_t.values[0]),
                                 names=("multihead_queries", "multihead_keys.mT", "multihead_omegas"),
                                 say=self.say, view=self.view)
-        self.close_on(result, view=self.view, run_time=1.0)
 
         self.step("heads")
         self.say("every head's scores side by side: head 0 large, with its words")
-        self.play(vanish(result.label), run_time=0.3)
         focus_heads(self, self.layout, self.viewpoint, result, "multihead_omegas", self.cfg.sentence)
         self.say(self.remark(omegas))
         self.wait(1.0)

@@ -9,15 +9,13 @@ the weights. Head 0 is large with its words; head 0's row 0 is written out.
 import numpy as np
 from manim import DOWN, LEFT
 
-from tensors import softmax_steps
 from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
-from scenes.components.fades import appear, swap, vanish
+from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text
-from scenes.components.numbers import row_numbers
 from scenes.motions.heads import focus_heads
 from scenes.layout import Margins
-from scenes.motions.softmax import mask_later_tokens
+from scenes.motions.softmax import bench_between, mask_later_tokens, soften_rows
 
 __all__ = ["MultiheadSoftmax"]
 
@@ -43,7 +41,6 @@ class MultiheadSoftmax(StageScene):
         self.step("scores")
         self.say(f"the scores of all {heads} heads, from stage 17")
         self.play(appear(block), appear(self.layout.place(block)))
-        self.play(vanish(block.label), run_time=0.3)
         shown = focus_heads(self, self.layout, self.viewpoint, block, "multihead_omegas", self.cfg.sentence)
         maps = [shown.focus, *shown.others]
 
@@ -61,30 +58,77 @@ class MultiheadSoftmax(StageScene):
             self.show_all(maps, shown, values, "multihead_omegas{} / √" + str(head_k), run_time=0.4)
             self.play(vanish(mark), run_time=0.4)
 
-        self.step("softmax")
-        steps = softmax_steps(values)
-        focus = shown.focus
-        self.play(focus.animate.highlight((0, 0), DIM), run_time=0.4)
-        self.say(row_numbers(f"head 0, row 0: scores / √{head_k}", values[0, 0]))
-        self.wait(1.4)
-        exp_shown = steps["exp"] / steps["exp"].max(axis=-1, keepdims=True)
-        self.say(row_numbers("exp(score)", np.exp(np.where(np.isfinite(values[0, 0]), values[0, 0], -np.inf)),
-                             total="sum"))
-        self.show_all(maps, shown, exp_shown, "exp ÷ row max", run_time=1.0, value_range=(0.0, 1.0),
-                      index=False)
-        self.wait(1.2)
+        self.step("softmax, head 0")
         weights = self.trace["s18_multihead_attention_weights"]
-        self.say(row_numbers("÷ the sum: weights", weights[0, 0], total="Σ"))
-        self.show_all(maps, shown, weights, "multihead_attention_weights{}", run_time=1.0)
-        self.play(focus.animate.clear_highlight(), run_time=0.3)
+        self.say("head 0 first: softmax along each row, as in stage 11")
+        self.soften_head0(shown, values[0], weights[0], f" / √{head_k}")
+
+        self.step("every head")
+        self.say(f"heads 1 to {heads - 1}: the same softmax, every row of every head" if heads > 1
+                 else "one head: its weights")
+        self.others_to_weights(shown, weights)
         sums = weights.sum(axis=-1)
         low, high = (f"{v:.4f}" for v in (sums.min(), sums.max()))
+        self.wait(0.6)
         self.say(f"every row of every head sums to 1: the {heads * tokens} row sums are "
                  + (low if low == high else f"{low} to {high}"))
         self.wait(1.4)
         self.step("roles")
         self.say(self.roles_said(self.trace.roles()))
         self.wait(1.0)
+
+    def soften_head0(self, shown, values, weights, scale_note: str):
+        """Head 0's scores go through stage 11's bench, row by row, into its
+        weights (the other heads wait off screen); the weights then take
+        head 0's place, large, with their words."""
+        focus, words = shown.focus, self.cfg.sentence
+        home = focus.copy()
+        target = focus.copy()
+        target.label = focus.label
+        bench = bench_between(self.layout, target, weights, focus.label.tensor_name.split(" /")[0],
+                              "multihead_attention_weights[0]", words, scale_note=scale_note)
+        away = [*shown.others, *shown.tags, *([shown.others_label] if shown.others_label is not None else [])]
+        self.play(*[vanish(m) for m in away], *[vanish(w, rate_func=at_once) for w in shown.words],
+                  focus.animate.become(target), self.layout.follow(focus, target), run_time=1.0)
+        bench.scores = focus
+        weights_map = bench.weights
+        self.play(appear(weights_map), appear(self.layout.place(weights_map)), *map(appear, bench.words_on),
+                  run_time=0.6)
+        soften_rows(self, self.layout, bench, values, weights, say=self.say, scale_note=scale_note)
+        # the weights take head 0's place, on all heads' colors; its scores go
+        before = weights_map.label
+        self.layout.name(weights_map, "multihead_attention_weights[0]", DOWN,
+                         scale_of="all heads" if len(shown.others) else None)
+        weights_map.label.row, weights_map.label.hang = None, 0  # it leaves the bench's row
+        there = weights_map.copy()
+        there.scale(home.pitch / weights_map.pitch).move_to(home.get_center())
+        self.layout.place(there)  # the new label, where the weights are going
+        label = weights_map.label
+        self.play(vanish(focus), *[vanish(m, rate_func=at_once) for m in (*bench.words_on, focus.label, before)],
+                  weights_map.animate.scale(home.pitch / weights_map.pitch).move_to(home.get_center()),
+                  run_time=1.0)
+        self.play(appear(label, rate_func=at_once), *map(appear, self.words_for(weights_map)), run_time=0.4)
+        shown.focus = weights_map
+
+    def words_for(self, grid):
+        grid.is_map = True
+        return [self.layout.word_labels(grid, self.cfg.sentence), self.layout.column_words(grid, self.cfg.sentence)]
+
+    def others_to_weights(self, shown, weights):
+        """The other heads come back as their weights, all at once."""
+        if not shown.others:
+            return
+        value_range = (float(weights.min()), float(weights.max()))
+        for h, piece in enumerate(shown.others, start=1):
+            piece.recolor(weights[h], value_range)
+        label = note_text("multihead_attention_weights[1:]", self.theme)
+        label.move_to(shown.others_label).align_to(shown.others_label, LEFT)
+        self.layout.inside(label)
+        self.layout.fixed(label)
+        for piece in shown.others:
+            piece.label = label
+        shown.others_label = label
+        self.play(*map(appear, shown.others), appear(shown.tags), appear(label), run_time=1.0)
 
     def show_all(self, maps, shown, values, name: str, run_time: float, value_range=None, index=True):
         """Every head's map recolored to ``values`` (one scale for all heads),

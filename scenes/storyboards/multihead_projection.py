@@ -10,7 +10,7 @@ from scenes.components.projection import project
 from scenes.layout import Margins, ghost
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul
-from scenes.motions.turns import permute_last_two
+from scenes.motions.heads import focus_heads, turn_heads
 
 __all__ = ["MultiheadProjectionStage"]
 
@@ -62,18 +62,21 @@ class MultiheadProjectionStage(StageScene):
         self.finish(result)
 
     def finish(self, result):
+        """The heads side by side (head 0 large, with the tokens on its
+        columns), then every head's slice turned: tokens on the rows."""
         final = self.trace[self.result_key]
-        side = max(final.shape[1:])
-        self.close_on(result, view=self.view, room_for=(final.shape[0], side, side), run_time=1.2)
-        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one "
-                 f"{shape_text(result.source_shape[1:])} slice per head")
-        self.wait(0.8)
+        heads, rows, cols = result.grid_shape
+        self.step("heads")
+        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} "
+                 f"slice per head, a token in each column")
+        shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
+                            rows_are_tokens=False, columns_are_tokens=True, room_for=(cols, rows))
+        self.wait(1.0)
         self.step("turn")
         self.say(f"{self.transpose_code}: every head's slice turns about its diagonal, "
-                 f"{shape_text(result.source_shape[1:])} → {shape_text(final.shape[1:])}")
-        self.play(vanish(result.label), run_time=0.3)
-        turned = permute_last_two(self, result, final, run_time=2.6 / self.speed, axis_color=self.theme.accent)
-        self.layout.name(turned, self.result_name, DOWN)
-        self.close_on(turned, view=self.view, run_time=1.0)
-        self.say(f"{self.result_name}: {final.shape[0]} heads × {final.shape[1]} tokens × {final.shape[2]}: "
-                 f"row i of every head is token i")
+                 f"{shape_text((rows, cols))} → {shape_text(final.shape[1:])}")
+        turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.6 / self.speed,
+                   axis_color=self.theme.accent)
+        self.say(f"{self.result_name}: {shape_text(final.shape)}, {final.shape[0]} heads × "
+                 f"{final.shape[1]} tokens × {final.shape[2]}: row i of every head is token i")
+        self.wait(1.0)
