@@ -54,7 +54,7 @@ class Matmul:
     signs: VGroup
 
 
-def products_name(left: str, right: str, row, column=None) -> str:
+def products_name(left: str, right: str, row, column=None, vector: bool = False) -> str:
     r"""How PyTorch writes the products of a row of ``left`` with a column of
     ``right`` (elementwise), or with all of ``right`` (broadcast). A long
     one takes two lines, a factor a line.
@@ -65,8 +65,12 @@ def products_name(left: str, right: str, row, column=None) -> str:
     'multihead_U_query[0, 16]\n* Xᵀ[:, 7]'
     >>> products_name("flat[:, 18:36]", "W.T[18:36]", 2, 5)
     'flat[2, 18:36]\n* W.T[18:36, 5]'
+    >>> products_name("U_key", "X[0]", 3, 0, vector=True)
+    'U_key[3] * X[0]'
     """
-    if column is None:
+    if vector:  # right is a 1D vector: row ``row`` of left times it, elementwise
+        first, second = _row(left, row), right
+    elif column is None:
         first, second = _row(left, row, keep=True), right
     else:
         first, second = _row(left, row), _column(right, column)
@@ -163,7 +167,7 @@ def _wider(label, room):
 
 def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result: CubeGrid,
                    view=MATMUL_VIEW, run_time: float = 1.6, products_room=None,
-                   names_room=None) -> tuple[VGroup, Arrangement]:
+                   names_room=None, area=None) -> tuple[VGroup, Arrangement]:
     """Move ``left`` and ``right`` (labelled, on screen) into the row
     ``left · right = result``, fitted to the stage area seen from ``view``
     (the camera turns there); ``result`` (labelled) appears as empty slots.
@@ -171,14 +175,15 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     (``products_room``: the largest it will be) over B or in B's label's
     place, whichever arrangement lets the blocks be largest (long names
     need the two sides). ``names_room``: per block, a label as large as
-    any it will carry later (another head's name), or None. Returns the
+    any it will carry later (another head's name), or None; ``area``: a
+    part of the stage area to fill instead of all of it. Returns the
     signs "·" and "=" (shown) and the arrangement."""
     grids = (left, right, result)
     rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
     best, chosen = -1.0, ARRANGEMENTS[0]
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
-        fitted = layout.row(*trial, gap=SIGN_ROOM, view=view, own_labels=False, bind=False,
+        fitted = layout.row(*trial, gap=SIGN_ROOM, view=view, own_labels=False, bind=False, area=area,
                             also=_labels_for(arrangement, rooms, products_room))
         pitch = trial[0].pitch * (1.0 if fitted.roomy else 0.01)  # labels that clash: only if all do
         if pitch > best * 1.02:  # a clearly larger picture; else the arrangement listed first
@@ -187,7 +192,8 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     for target, grid, side in zip(targets, grids, chosen.sides):
         target.label = grid.label
         grid.label.side = side
-    layout.row(*targets, gap=SIGN_ROOM, view=view, own_labels=False, also=_labels_for(chosen, rooms, products_room))
+    layout.row(*targets, gap=SIGN_ROOM, view=view, own_labels=False, area=area,
+               also=_labels_for(chosen, rooms, products_room))
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
@@ -249,19 +255,23 @@ class _Frames:
 
 def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products, *,
            names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
-           speed: float = 1.0, names_room=None) -> Matmul:
+           speed: float = 1.0, names_room=None, area=None) -> Matmul:
     """Animate ``result = left @ right`` (``left`` m×k and ``right`` k×n,
     labelled, on screen) as the module docstring tells: arranged, row 0 cell
     by cell (the first ``cells`` of it; all by default), then every other row.
 
     ``names`` = (left, right, result) as the code calls them; ``products``
-    is ``(m, n, k)``; ``say`` puts a caption up; ``names_room``: see
-    :func:`arrange_matmul`. Returns the result, labelled.
+    is ``(m, n, k)``; ``say`` puts a caption up; ``names_room`` and
+    ``area``: see :func:`arrange_matmul`. A right operand of one column is
+    a vector (named as one: ``U[0] * x``). Returns the result, labelled.
     """
     say = say or (lambda text: None)
     m, k = left.grid_shape[1:]
     n = right.grid_shape[2]
     left_name, right_name, result_name = names
+    vector = len(right.source_shape) == 1  # right is a 1D vector (one column): so is the result
+    table = np.asarray(result_values, float).reshape(m, n)
+    first_cell = f"{result_name}[0]" if vector else cell_name(result_name, 0, 0)
     result = left.like(result_values, result_range, dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
     layout.name(result, result_name)
     product_of = f"{left_name} · {right_name}"
@@ -271,8 +281,8 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
         "row i of the left block meets column j of the right one at cell (i, j) of the result")
         if len(text) <= SHORT_CAPTION))
-    longest = [products_name(left_name, right_name, m - 1, n - 1)] + (
-        [products_name(left_name, right_name, m - 1)] if m > 1 else [])
+    longest = [products_name(left_name, right_name, m - 1, n - 1, vector)] + (
+        [products_name(left_name, right_name, m - 1, vector=vector)] if m > 1 else [])
     # a name wider than that is said in a caption; the label then reads "products"
     spelled = max(Text(line, font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD").width
                   for name in longest for line in name.split("\n")) <= WIDE_PRODUCTS
@@ -286,7 +296,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
     room.side = UP
     signs, arrangement = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room,
-                                        names_room=names_room)
+                                        names_room=names_room, area=area)
     right_label = right.label
     products = np.asarray(products, float)
     frames = _Frames(scene, layout)
@@ -334,7 +344,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     def sum_into(piece, i, j, run_time):
         """The products' sum: one cube on C's colors, from the middle of the
         products into C[i, j]."""
-        cube = result.like(np.array([[result_values[i, j]]]), result.value_range)
+        cube = result.like(np.array([[table[i, j]]]), result.value_range)
         cube.move_to(piece.get_center() + lift * 0.5)
         cube.part_of = result
         scene.add(cube)
@@ -369,19 +379,19 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                        run_time=0.3 * run_time)
             scene.add(piece)
-        multiply(piece, products_title(products_name(left_name, right_name, 0, j)), products[0, j], 0.2 * run_time)
+        multiply(piece, products_title(products_name(left_name, right_name, 0, j, vector)), products[0, j],
+                 0.2 * run_time)
         marks = VGroup()
         if explain:
             row_values, column_values = left.values[0, 0], right.values[0, :, 0]
             marks = VGroup(*[frames.pointer(piece, p) for p in quoted_terms(row_values, column_values)])
-            say(cell_arithmetic(result_name, row_values, column_values, result_values[0, 0]))
+            say(cell_arithmetic(result_name, row_values, column_values, table[0, 0], cell=first_cell))
             scene.play(appear(marks), run_time=0.3)
             scene.wait(2.0 / speed)
             scene.remove(marks)
         sum_into(piece, 0, j, 0.3 * run_time)
         if explain:
-            say(f"the {k} products summed: one cube, {cell_name(result_name, 0, 0)} = "
-                f"{shown_value(result_values[0, 0])}")
+            say(f"the {k} products summed: one cube, {first_cell} = {shown_value(table[0, 0])}")
             scene.wait(1.0 / speed)
 
     def row(i, run_time):
@@ -396,14 +406,15 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         spread.set_cell_opacity(0.0)
         scene.add(spread)
         scene.play(reveal_columns(spread), run_time=0.3 * run_time)
-        multiply(spread, products_title(products_name(left_name, right_name, i)), products[i].T, 0.2 * run_time)
+        multiply(spread, products_title(products_name(left_name, right_name, i, vector=vector)), products[i].T,
+                 0.2 * run_time)
         scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.25 * run_time)
 
     first = n if cells is None else min(cells, n)
     if spelled:
         say(f"row 0 of {left_name} lies on column 0 of {right_name}: {k} pairs, multiplied pair by pair")
     else:
-        say("products: " + products_name(left_name, right_name, 0, 0).replace("\n", " "))
+        say("products: " + products_name(left_name, right_name, 0, 0, vector).replace("\n", " "))
     cell(0, 4.0 / speed, explain=True)
     if first > 1:
         say(f"row 0 against every column of {right_name}, one cell at a time")
@@ -419,7 +430,9 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
             if not arrangement.products_over:
                 scene.add(right_label)
         shown["products"] = shown["label"] = None
-    if m > 1:
+    if m > 1 and vector:
+        say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")
+    elif m > 1:
         say(f"the remaining rows, one after another: row i against all {n} columns of {right_name} at once")
     for i in range(1, m):
         row(i, max(0.9, 2.6 * 0.82 ** i) / speed)
@@ -512,8 +525,10 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     else:
         layout.place(block)
     layout.upright(block.label)
-    scene.play(vanish(left0), vanish(right0), vanish(left0.label), vanish(right0.label), *swap(head.label, block.label),
-               vanish(done.signs), *([viewpoint.turn(*view)] if view else []), run_time=0.8)
+    texts = [left0.label, right0.label, done.signs, head.label]  # they go at once: no text slides with the turn
+    scene.play(vanish(left0), vanish(right0), *[vanish(t, rate_func=at_once) for t in texts],
+               *([viewpoint.turn(*view)] if view else []), run_time=0.8)
+    scene.play(appear(block.label), run_time=0.3)
     return block
 
 

@@ -51,11 +51,16 @@ def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1
     return result
 
 
-def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1.8, axis_color=None) -> CubeGrid:
+def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1.8, axis_color=None,
+                     keep=None) -> CubeGrid:
     """``permute(0, 2, 1)``: every head slice turns about its own diagonal at
-    once (with ``axis_color``, the diagonals drawn while they turn)."""
+    once (with ``axis_color``, the diagonals drawn while they turn). The
+    turning slices are named by ``grid``'s label (``keep``, shown) until the
+    caller names the result."""
     x_axis, row_axis, _ = grid.axis_vectors()
     slices = grid.split(axis=0)
+    for piece in slices:
+        piece.part_of = grid
     corner = grid.cell_center(0, 0, 0)
     scene.remove(grid)
     scene.add(*slices)

@@ -4,9 +4,10 @@ from manim import DOWN
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear, swap
 from scenes.components.labels import shape_text
 from scenes.layout import ghost
+from scenes.motions.heads import focus_heads
 from scenes.motions.matmul import batched_matmul
 from scenes.motions.turns import permute_last_two
 
@@ -45,10 +46,10 @@ class MultiheadContext(StageScene):
         self.say(f"permute(0, 2, 1): each head's value slice turns about its diagonal, "
                  f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}")
         old = v.label
-        self.play(vanish(old), run_time=0.3)
-        v = permute_last_two(self, v, permuted, run_time=2.6, axis_color=self.theme.accent)
-        self.layout.name(v, v_name, DOWN)
-        self.play(appear(self.layout.place(v)), run_time=0.4)
+        turned = permute_last_two(self, v, permuted, run_time=2.6, axis_color=self.theme.accent, keep=old)
+        self.layout.name(turned, v_name, DOWN)
+        self.play(*swap(old, self.layout.place(turned)), run_time=0.4)
+        v = turned
         self.say(f"{v_name}: now {shape_text(permuted.shape)}, row j of every head is token j's value")
         self.wait(0.8)
 
@@ -57,7 +58,9 @@ class MultiheadContext(StageScene):
                                 matmul_products(weights[0], permuted[0]),
                                 names=(w_name, v_name, "multihead_context_vectors"), say=self.say,
                                 view=self.view)
-        self.close_on(result, view=self.view, run_time=1.2)
+        self.step("heads")
         self.say(f"one {shape_text(context.shape[1:])} context matrix per head: "
                  f"row i mixes the values by token i's weights")
-        self.wait(1.0)
+        focus_heads(self, self.layout, self.viewpoint, result, "multihead_context_vectors", self.cfg.sentence,
+                    rows_are_tokens=True, columns_are_tokens=False)
+        self.wait(1.2)

@@ -1,7 +1,7 @@
 """Stage 20: the heads slide side by side into one 8×162 matrix."""
 
 import numpy as np
-from manim import DOWN, Create, Group, LaggedStart, Line, Rectangle, VGroup
+from manim import DOWN, RIGHT, Create, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
 from scenes.components.projection import FRONT
@@ -51,20 +51,29 @@ class Concatenation(StageScene):
             target = piece.copy().scale(row.pitch / piece.pitch)
             target.align_cell((0, 0, 0), row.cell_center(0, h * (d_v + HEAD_GAP_CELLS)))
             targets.append(target)
-        lined = Group(*targets)
-        lined.label = block.label
-        self.play(self.viewpoint.turn(*FRONT), self.layout.follow(block, lined, FRONT),
-                  LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.12),
-                  run_time=3.0)
-        tags = head_tags(self.layout, slices)
+        # seen from the front, the block waits above the row the heads will form: they then move flat, down,
+        # over no text; the row's name stands under it from the start
+        _, _, _, row_top = self.layout.screen_box([row], FRONT)
+        area = self.layout.area()
+        above = StageArea(area.left, area.right, row_top + TAG_ROOM + 0.1, area.top)
+        parked = block.copy()
+        parked.label = block.label
+        self.layout.fit([parked], view=FRONT, area=above, margins=Margins(right=block.label.width + 0.3))
+        block.label.side = RIGHT
+        self.play(self.viewpoint.turn(*FRONT), *[s.animate.become(t) for s, t in zip(slices, parked.split(axis=0))],
+                  self.layout.follow(block, parked, FRONT), run_time=1.0)
         swapped = room_label.copy()
         swapped.side = DOWN
-        self.layout.beside(slices, swapped, DOWN, buff=0.2)
+        self.layout.beside(targets, swapped, DOWN, buff=0.2, view=FRONT)
         self.layout.upright(swapped)
-        together = Together(swapped)  # one label for the row of slices
+        together = Together(swapped)  # one label for the row of slices, where they are going
         for piece in slices:
             piece.part_of = together
-        self.play(appear(tags), *swap(block.label, swapped), run_time=0.6)
+        self.play(*swap(block.label, swapped), run_time=0.3)
+        self.play(LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.12),
+                  run_time=2.4)
+        tags = head_tags(self.layout, slices)
+        self.play(appear(tags), run_time=0.5)
         self.wait(0.8)
 
         self.step("one matrix")

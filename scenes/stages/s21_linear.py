@@ -1,22 +1,23 @@
 """Stage 21: Linear(162, 18): cut per head, one matmul per head, the parts summed, then the bias on every row."""
 
 import numpy as np
-from manim import DOWN, UP
+from manim import DOWN, RIGHT, UP, Create, LaggedStart, Rectangle, VGroup
 
 from tensors import matmul_products, per_head_projection
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
-from scenes.components.fades import appear, swap, vanish
-from scenes.components.labels import shape_text
+from scenes.components.fades import appear, at_once, swap, vanish
+from scenes.components.labels import note_text, shape_text
 from scenes.components.numbers import shown_value
 from scenes.components.projection import FRONT
-from scenes.layout import Margins
+from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, Together, head_columns
 from scenes.motions.bias import add_bias_rows
 from scenes.motions.matmul import batched_matmul
 
 __all__ = ["LinearProjection"]
 
-APART = 2.5  # pitches between two heads' parts while they are summed
+GRID_SHARE = 0.56  # of the stage area's width, left: the parts side by side; right: their sum
+BIAS_ROOM = 1.2  # above the result: the bias row and its gap
 SIMILAR = 0.995  # two output rows whose cosine is at least this are said to be alike
 
 
@@ -89,7 +90,6 @@ class LinearProjection(StageScene):
                                 names=("multihead_flattened", "W.T", "part"), say=self.say, view=self.view,
                                 slice_names=(lambda n, h: _columns(n, h, head_v), lambda n, h: _rows(n, h, head_v),
                                              lambda n, h: f"{n}[{h}]"))
-        self.close_on(result, view=self.view, run_time=1.0)
 
         self.step("sum")
         self.add_up(result, partials, before)
@@ -98,42 +98,68 @@ class LinearProjection(StageScene):
         self.add_bias(before, bias, output)
 
     def add_up(self, result, partials, before):
-        """The parts, pulled apart along the head axis, added to the front one, one after another."""
-        heads = partials.shape[0]
+        """The parts side by side (each tagged), added into one block one after another."""
+        heads, tokens, d_out = partials.shape
         self.say(f"multihead_flattened @ W.T = part[0] + part[1] + … + part[{heads - 1}]: "
                  f"the {heads} parts added up")
         slices = result.split(axis=0)
+        for piece in slices:
+            piece.part_of = result
         self.remove(result)
         self.add(*slices)
-        _, _, back = result.axis_vectors()
-        self.play(*[s.animate.shift(back * result.pitch * (APART - 1) * h) for h, s in enumerate(slices)],
-                  run_time=1.0)
+        area = self.layout.area()
+        grid_part, sum_part = area.part(0.0, GRID_SHARE), area.part(GRID_SHARE + 0.04, 1.0)
+        targets = [piece.copy() for piece in slices]
+        columns = head_columns(heads, d_out, tokens, grid_part.inset(Margins(bottom=LABEL_ROOM)))
+        self.layout.grid_of_blocks(targets, columns, area=grid_part, margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM))
+        total = slices[0].like(partials[0], (float(partials[0].min()), float(partials[0].max())),
+                               dims=(None,) + self.trace.axes("s21_output"))
+        self.layout.name(total, "part[0]", DOWN)
+        self.layout.fit([total], view=FRONT, area=sum_part, margins=Margins(
+            bottom=self.layout.sized_label("part[0] + … + part[8]", (tokens, d_out), DOWN).height + 0.3, top=0.9))
+        self.play(vanish(result.label, rate_func=at_once), self.viewpoint.turn(*FRONT),
+                  LaggedStart(*[p.animate.become(t) for p, t in zip(slices, targets)], lag_ratio=0.08),
+                  run_time=1.6)
+        tags = VGroup(*[note_text(f"part[{h}]", self.theme, color=self.theme.muted) for h in range(heads)])
+        for tag, piece in zip(tags, slices):
+            self.layout.beside([piece], tag, UP, buff=0.08, view=FRONT)
+        self.layout.fixed(*tags)
+        label = note_text(f"part: one {tokens}×{d_out} part per head", self.theme)
+        self.layout.beside(slices, label, DOWN, buff=0.2)
+        self.layout.fixed(label)
+        together = Together(label)
+        for piece in slices:
+            piece.part_of = together
+        self.play(appear(tags), appear(label), run_time=0.4)
         sums = np.cumsum(partials, axis=0)
-        front = slices[0]
-        label = result.label
-        for h in range(1, heads):
-            run = max(0.35, 1.2 * 0.8 ** h)
-            new_name = "part[0] + part[1]" if h == 1 else f"part[0] + … + part[{h}]"
+        for h in range(heads):
+            run = 1.2 if h < 2 else max(0.4, 1.0 * 0.85 ** h)
+            name = "part[0]" if h == 0 else ("part[0] + part[1]" if h == 1 else f"part[0] + … + part[{h}]")
+            old = total.label if h else None
             value_range = (float(sums[h].min()), float(sums[h].max()))
-            front.value_range = value_range
-            self.layout.name(front, new_name, DOWN, shape=partials.shape[1:], values=sums[h])
-            self.layout.place(front)
-            self.play(slices[h].animate.move_to(front.get_center()).set_opacity(0.0),
-                      front.animate.recolor(sums[h], value_range), *swap(label, front.label), run_time=run)
-            self.remove(slices[h])
-            label = front.label
+            total.value_range = value_range
+            self.layout.name(total, name, DOWN, values=sums[h])
+            self.layout.place(total)
+            moving = slices[h]
+            there = moving.copy().scale(total.pitch / moving.pitch).move_to(total.get_center())
+            if h == 0:
+                self.play(moving.animate.become(there), vanish(tags[0], rate_func=at_once),
+                          appear(total.label, rate_func=at_once), run_time=run)
+                total.recolor(sums[0], value_range)
+                self.remove(moving)
+                self.add(total)
+                continue
+            self.play(moving.animate.become(there).set_opacity(0.0), vanish(tags[h], rate_func=at_once),
+                      total.animate.recolor(sums[h], value_range), *swap(old, total.label), run_time=run)
+            self.remove(moving)
             if h == 1:
                 self.say(f"cell [0, 0]: {shown_value(partials[0, 0, 0])} + {shown_value(partials[1, 0, 0])} = "
                          f"{shown_value(sums[1, 0, 0])}, and so on for every cell")
-        old = front.label
-        total = front.like(before, (float(before.min()), float(before.max())),
-                           dims=(None,) + self.trace.axes("s21_output"))
-        total.align_cell((0, 0, 0), front.cell_center(0, 0))
-        self.layout.name(total, "multihead_flattened @ W.T", DOWN)
-        self.remove(front)
-        self.add(total)
+        old = total.label
+        total.value_range = (float(before.min()), float(before.max()))
+        self.layout.name(total, "multihead_flattened @ W.T", DOWN, values=before)
         self.layout.place(total)
-        self.play(*swap(old, total.label), run_time=0.4)
+        self.play(vanish(label, rate_func=at_once), *swap(old, total.label), run_time=0.4)
         self.say(f"= multihead_flattened @ W.T: {shape_text(before.shape)}, "
                  f"cell [0, 0] = {shown_value(before[0, 0])}")
         self.total = total
@@ -143,23 +169,44 @@ class LinearProjection(StageScene):
         """The bias row over the result, dropped onto every row (a broadcast add)."""
         total = self.total
         words = self.cfg.sentence
-        self.close_on(total, margins=Margins(left=self.layout.word_room(words), top=1.2), run_time=1.0)
+        self.close_on(total, margins=Margins(left=self.layout.word_room(words), top=BIAS_ROOM), run_time=1.0)
         self.say(f"+ bias: one row of {bias.shape[0]}, added to every row (broadcast)")
         bias_row = total.like(bias[None, :], (float(bias.min()), float(bias.max())),
                               dims=(None,) + self.trace.axes("s21_linear_bias"))
-        bias_row.next_to(total, UP, buff=0.9)
-        self.layout.name(bias_row, "bias", UP)
+        bias_row.align_cell((0, 0, 0), total.cell_center(0, 0) + UP * total.pitch * 2.0)
+        self.layout.name(bias_row, "bias", RIGHT)
         self.play(appear(bias_row), appear(self.layout.place(bias_row)))
-        self.wait(0.6)
+        self.wait(0.8)
         old = total.label
         total.value_range = (float(output.min()), float(output.max()))
         self.layout.name(total, "output", DOWN, values=output)
         self.layout.place(total)
         add_bias_rows(self, total, bias_row, output, total.value_range)
         self.play(vanish(bias_row), vanish(bias_row.label), *swap(old, total.label), run_time=0.6)
+        self.close_on(total, margins=Margins(left=self.layout.word_room(words)), run_time=0.8)  # room for every word
         self.play(appear(self.layout.word_labels(total, words)), run_time=0.5)
         self.say(self.remark(output))
-        self.wait(1.0)
+        alike = self.alike(output)
+        if alike is not None:
+            frames = VGroup(*[self.row_frame(total, row) for row in alike])
+            self.play(Create(frames), run_time=0.6)
+        self.wait(1.2)
+
+    def row_frame(self, grid, row: int) -> Rectangle:
+        left, bottom, right, top = self.layout.screen_box([grid.subgrid((0, row))])
+        pad = 0.2 * grid.pitch
+        frame = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=2.5,
+                          color=self.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
+        self.layout.fixed(frame)
+        return frame
+
+    def alike(self, output):
+        """The two most alike rows of the output, if they are alike enough to say so."""
+        unit = output / np.linalg.norm(output, axis=1, keepdims=True)
+        cos = unit @ unit.T
+        np.fill_diagonal(cos, -1.0)
+        i, j = np.unravel_index(np.argmax(cos), cos.shape)
+        return (int(i), int(j)) if cos[i, j] >= SIMILAR else None
 
     def remark(self, output) -> str:
         """What the output's rows show, said from the numbers."""
