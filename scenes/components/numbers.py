@@ -52,8 +52,8 @@ def tick_values(value_range) -> tuple[str, str]:
     (('−6.9', '24.7'), ('0', '1'), ('−2.91', '2.70'))
     >>> tick_values((-0.0784, 0.0785)), tick_values((0.0, 17300.0)), tick_values((0.0, 0.0))
     (('−0.0784', '0.0785'), ('0', '17300'), ('0', '0'))
-    >>> tick_values((1.41e-08, 6.36e+06))
-    ('0', '6.36e+06')
+    >>> tick_values((1.41e-08, 6.36e+06)), tick_values((0.0003, 0.9997))
+    (('0', '6.36e+06'), ('0', '1.000'))
     """
     low, high = (float(v) for v in value_range)
     largest = max(abs(low), abs(high))
@@ -63,8 +63,8 @@ def tick_values(value_range) -> tuple[str, str]:
         return tuple("0" if abs(v) < 1e-3 * largest else shown_value(v) for v in (low, high))
     decimals = max(0, 2 - int(np.floor(np.log10(largest))))
     ends = [f"{v:.{decimals}f}" for v in (low, high)]
-    if all(float(e) == round(float(e)) for e in ends):  # whole numbers at this precision: 0 and 1
-        ends = [f"{round(float(e))}" for e in ends]
+    # an end that is a whole number (0 and 1 of weights) reads as one; 0.9997 stays 1.000, not 1
+    ends = [f"{round(v)}" if abs(v - round(v)) < 1e-12 else e for v, e in zip((low, high), ends)]
     return tuple("0" if float(e) == 0 else e.replace("-", "−") for e in ends)
 
 

@@ -6,6 +6,7 @@ from scenes.base import StageScene
 from scenes.components.labels import NAME_SIZE, TEXT_SIZE, note_text
 from scenes.layout import Margins
 from scenes.components.fades import appear
+from scenes.motions.matmul import SLOT_OPACITY
 
 __all__ = ["TokenIds"]
 
@@ -51,8 +52,8 @@ class TokenIds(StageScene):
             for i, w in enumerate(vocab)
         ])
         unused = self.cfg.vocab_size - len(vocab)
-        if unused:
-            dictionary.add(note_text(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} unused", self.theme,
+        if unused:  # the blog's table has more rows than the sentence has words
+            dictionary.add(note_text(f"ids {len(vocab)}–{self.cfg.vocab_size - 1}: no word", self.theme,
                                      color=self.theme.muted))
         ruled(dictionary, LINE_PITCH * dictionary[0][0].height)
         dict_title = note_text("dictionary", self.theme, font_size=NAME_SIZE)
@@ -70,14 +71,14 @@ class TokenIds(StageScene):
         self.layout.fixed(*word_mobs, dictionary, dict_title)
 
         self.step("sentence")
-        self.say(f"the sentence: {len(words)} words")
-        self.play(LaggedStart(*[appear(w) for w in word_mobs], lag_ratio=0.12))
+        self.say(f"the sentence: {len(words)} words; sentence will hold their ids")
+        column.set_cell_opacity(SLOT_OPACITY)  # empty slots, named from the start
+        self.play(LaggedStart(*[appear(w) for w in word_mobs], lag_ratio=0.12), appear(column),
+                  appear(self.layout.place(column)))
         self.play(appear(dictionary), appear(dict_title))
 
         self.step("lookup")
         self.say("each word is looked up: its id is its place in the dictionary")
-        column.set_cell_opacity(0.0)
-        self.add(column)
         id_texts = VGroup()
         for row, word in enumerate(words):
             token = int(ids[row])
@@ -96,4 +97,8 @@ class TokenIds(StageScene):
                       run_time=run * 0.6)
             self.remove(arrow)
         self.say(f"{len(ids)} token ids: one cube each, colored by the id")
-        self.play(appear(self.layout.place(column)))
+        self.wait(1.2)
+        if unused:
+            self.say(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} have no word: the blog's table "
+                     f"(stage 2) has {self.cfg.vocab_size} rows")
+            self.wait(1.2)

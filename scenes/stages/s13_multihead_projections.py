@@ -1,6 +1,6 @@
 """Stage 13: the multi-head projection tensors, the head axis in depth, pulled apart to count the heads."""
 
-from manim import DOWN, UP, VGroup
+from manim import DOWN, VGroup
 
 from scenes.base import StageScene
 from scenes.components.fades import appear
@@ -9,8 +9,8 @@ from scenes.layout import Margins
 
 __all__ = ["MultiheadProjections"]
 
-APART = 3.0  # pitches between two head slices once pulled apart
-APART_VIEW = (1.0, 0.35)  # from the side: the gaps between the slices show
+APART = 4.0  # pitches between two head slices once pulled apart
+APART_VIEW = (-1.0, 0.35)  # from the right side: the gaps between the slices show, head 0 leftmost
 DIM = 0.2
 
 
@@ -22,7 +22,7 @@ class MultiheadProjections(StageScene):
             "multihead_U_key = torch.rand(h, d_k, d); multihead_U_value = torch.rand(h, d_v, d)")
     paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) cut into h = {heads} blocks\n"
                   "multihead_U_key = torch.rand(h, d // h, d); multihead_U_value = torch.rand(h, d // h, d)")
-    view = (0.55, 0.32)
+    view = (-0.55, 0.32)
 
     def storyboard(self):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
@@ -63,11 +63,17 @@ class MultiheadProjections(StageScene):
                 moves.append(piece.animate.become(there))
         follow = [self.layout.follow(b, r, APART_VIEW) for b, r in zip(blocks, rooms)]
         self.play(*moves, self.viewpoint.turn(*APART_VIEW), *follow, run_time=2.0)
-        tags = VGroup(*[note_text(f"head {h}", self.theme, color=self.theme.muted) for h in (0, heads - 1)])
-        top = self.layout.screen_box(slices[0])[3]  # above the whole deck: clear of the slices behind
-        for tag, piece in zip(tags, (slices[0][0], slices[0][-1])):
-            self.layout.beside([piece], tag, UP, buff=0.12, level=(top, 0.0))
-        self.layout.upright(*tags)
+        tags = VGroup()
+        for deck in slices:  # "head 0" over the deck's front end, "head h-1" over its back end
+            left, _, right, top = self.layout.screen_box(deck)
+            ends = [(0, left, 1)] + ([(heads - 1, right, -1)] if heads > 1 else [])
+            for h, x, way in ends:
+                tag = note_text(f"head {h}", self.theme, color=self.theme.muted)
+                tag.move_to([x + way * tag.width / 2, top + 0.12 + tag.height / 2, 0.0])
+                tags.add(tag)
+            if heads > 1 and tags[-1].get_left()[0] < tags[-2].get_right()[0] + 0.15:
+                tags.remove(tags[-1])  # a deck too narrow for both ends' tags keeps head 0's
+        self.layout.fixed(*tags)
         self.play(appear(tags), run_time=0.4)
         q, k, v = (self.trace[key].shape[1:] for key in keys)
         self.say(f"each head has its own {shape_text(q)} query, {shape_text(k)} key "
@@ -77,6 +83,11 @@ class MultiheadProjections(StageScene):
         self.step("head 0")
         self.say("head 0 uses slice 0 of all three: multihead_U_query[0], multihead_U_key[0], multihead_U_value[0]")
         self.play(*[p.animate.set_opacity(DIM) for pieces in slices for p in pieces[1:]], run_time=1.0)
-        self.wait(1.0)
-        self.say(f"heads 1 to {heads - 1} the same, each with its own slices" if heads > 1 else "one head here")
-        self.play(*[p.animate.set_opacity(1.0) for pieces in slices for p in pieces[1:]], run_time=0.8)
+        self.wait(1.4)
+        if heads > 1:
+            self.say(f"heads 1 to {heads - 1}: each its own slice of all three")
+            for h in range(1, heads):  # the lit slice walks through the heads
+                self.play(*[pieces[h - 1].animate.set_opacity(DIM) for pieces in slices],
+                          *[pieces[h].animate.set_opacity(1.0) for pieces in slices], run_time=0.45)
+            self.play(*[p.animate.set_opacity(1.0) for pieces in slices for p in pieces], run_time=0.6)
+        self.wait(0.6)
