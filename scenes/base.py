@@ -188,7 +188,7 @@ class StageScene(StageDescription, ThreeDScene):
         return other
 
     # -- tensors on screen ------------------------------------------------------
-    def block(self, key: str, name: str, transposed: bool = False, direction=UP, stacked: bool = False,
+    def block(self, key: str, name: str, transposed: bool = False, direction=UP, stacked: bool | None = None,
               **kwargs) -> CubeGrid:
         """Trace tensor ``key`` as a grid (see :meth:`tensor_grid`) with its
         label bound (``name``, its shape and color scale; placed later)."""

@@ -23,7 +23,8 @@ from ..components.guides import axis_guides, guide_room, guide_sides
 from ..components.labels import TEXT_SIZE, BlockLabel
 from ..components.numbers import fingerprint
 from ..components.palette import Panel, Theme
-from ..components.projection import FRONT, project, world_at_screen
+from ..components.fades import InPlace
+from ..components.projection import FRONT, project, project_at, world_at_screen
 from . import fit, text
 from .text import GUIDES_RIGHT
 from .area import LABEL_ROOM, MAX_PITCH, Margins, StageArea
@@ -146,7 +147,16 @@ class Layout:
         there = label.copy()
         self.beside([target], there, label.side, buff=buff, view=view, hang=getattr(label, "hang", 0),
                     level=self._level(label, view))
-        return label.animate.move_to(there.get_center())
+        # straight across the screen, whatever the camera does meanwhile: a label never dips
+        # out of the stage area on its way (a world-space path bends under a turning camera)
+        start = project(self.camera, label.get_center()[None])[0]
+        end = project_at(self.camera, there.get_center()[None], view)[0]
+        camera = self.camera
+
+        def glide(mob, alpha):
+            mob.move_to(world_at_screen(camera, start + alpha * (end - start), mob.get_center()))
+
+        return InPlace(label, glide)
 
     def sized_label(self, name: str, shape, direction=UP, stacked: bool | None = None,
                     value_range=(0.0, 1.0), scale_of: str | None = None) -> BlockLabel:
@@ -170,6 +180,8 @@ class Layout:
         self.beside([grid], label, label.side, buff=buff + self.guide_room(grid, label.side)
                     if isinstance(grid, CubeGrid) else buff, view=view, hang=getattr(label, "hang", 0),
                     level=self._level(label, view))
+        if view is None:  # a label wider than the room beside its block stays in the frame
+            self.inside(label)
         self.upright(label)
         if guides is None:
             return label

@@ -24,9 +24,9 @@ from manim import DOWN, OUT, PI, UP, Create, Rectangle, Text, Triangle, VGroup
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, shape_text
-from ..components.projection import view_rotation
+from ..components.projection import FRONT, view_rotation
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
-from ..layout import LABEL_BUFF, Layout
+from ..layout import LABEL_BUFF, Layout, Margins
 from .turns import turn
 
 __all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns", "head_slice",
@@ -279,7 +279,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     say(next(text for text in (
         f"{said} = {product_of}: row i of {left_name} meets column j of {right_name} at cell (i, j)",
         f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
-        "row i of the left block meets column j of the right one at cell (i, j) of the result")
+        "row i of the left block meets column j of the right one at cell (i, j)")
         if len(text) <= SHORT_CAPTION))
     longest = [products_name(left_name, right_name, m - 1, n - 1, vector)] + (
         [products_name(left_name, right_name, m - 1, vector=vector)] if m > 1 else [])
@@ -520,14 +520,13 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     layout.name(block, result_name, DOWN)
     scene.remove(head)
     scene.add(block)
-    if view:
-        layout.beside([block], block.label, DOWN, buff=LABEL_BUFF, view=view)
-    else:
-        layout.place(block)
+    # the heads stack into one block, which grows to fill the stage area as the camera turns to see its depth
+    target = layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1), view=view or FRONT)
+    layout.beside([target], block.label, DOWN, buff=LABEL_BUFF, view=view or FRONT)
     layout.upright(block.label)
     texts = [left0.label, right0.label, done.signs, head.label]  # they go at once: no text slides with the turn
     scene.play(vanish(left0), vanish(right0), *[vanish(t, rate_func=at_once) for t in texts],
-               *([viewpoint.turn(*view)] if view else []), run_time=0.8)
+               block.animate.become(target), *([viewpoint.turn(*view)] if view else []), run_time=1.0)
     scene.play(appear(block.label), run_time=0.3)
     return block
 

@@ -101,4 +101,4 @@ class TokenIds(StageScene):
         if unused:
             self.say(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} have no word: the blog's table "
                      f"(stage 2) has {self.cfg.vocab_size} rows")
-            self.wait(1.2)
+            self.wait(0.8)

@@ -93,7 +93,7 @@ class ProjectionMatrices(StageScene):
         shown = [self.layout.place(r) for r in results]
         self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾: row 0 of Q, K and V, which stages 7 to 9 compute for every token")
         self.play(*map(appear, results), *map(appear, shown), run_time=0.8)
-        self.wait(1.2)
+        self.wait(0.9)
 
     def shapes(self, grids, d, d_k, d_v) -> Group:
         """Braces naming the axes' lengths: d_k and d on U_query, d_v on U_value."""

@@ -47,7 +47,7 @@ class MultiheadProjections(StageScene):
         self.wait(0.8)
 
         self.step("heads")
-        self.say(f"pulled apart along that axis: {heads} slices in each block, one per head")
+        self.say(f"pulled apart along that axis: {heads} slices, one per head")
         slices = [b.split(axis=0) for b in blocks]
         for block, pieces in zip(blocks, slices):
             self.remove(block)

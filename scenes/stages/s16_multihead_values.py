@@ -24,4 +24,4 @@ class MultiheadValues(MultiheadProjectionStage):
                     rows_are_tokens=False, columns_are_tokens=True)
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, a token in each column of every "
                  f"head, not turned yet: stage 19 turns it")
-        self.wait(1.2)
+        self.wait(0.9)

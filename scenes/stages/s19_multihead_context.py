@@ -6,7 +6,7 @@ from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.fades import appear, swap
 from scenes.components.labels import shape_text
-from scenes.layout import ghost
+from scenes.layout import LABEL_BUFF, ghost
 from scenes.motions.heads import focus_heads
 from scenes.motions.matmul import batched_matmul
 from scenes.motions.turns import permute_last_two
@@ -39,7 +39,9 @@ class MultiheadContext(StageScene):
         self.step("operands")
         self.say(f"weights {shape_text(weights.shape)} and values {shape_text(values.shape)}: "
                  "the shapes do not fit yet")
-        self.play(appear(w), appear(v), appear(self.layout.place(w)), appear(self.layout.place(v)))
+        self.layout.beside([room], v.label, DOWN, buff=LABEL_BUFF, hang=-1)  # under the room the turn takes
+        self.layout.upright(v.label)
+        self.play(appear(w), appear(v), appear(self.layout.place(w)), appear(v.label))
         self.wait(0.6)
 
         self.step("permute")
@@ -63,4 +65,4 @@ class MultiheadContext(StageScene):
                  f"row i mixes the values by token i's weights")
         focus_heads(self, self.layout, self.viewpoint, result, "multihead_context_vectors", self.cfg.sentence,
                     rows_are_tokens=True, columns_are_tokens=False)
-        self.wait(1.2)
+        self.wait(0.9)

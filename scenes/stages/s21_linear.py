@@ -190,7 +190,7 @@ class LinearProjection(StageScene):
         if alike is not None:
             frames = VGroup(*[self.row_frame(total, row) for row in alike])
             self.play(Create(frames), run_time=0.6)
-        self.wait(1.2)
+        self.wait(0.9)
 
     def row_frame(self, grid, row: int) -> Rectangle:
         left, bottom, right, top = self.layout.screen_box([grid.subgrid((0, row))])
