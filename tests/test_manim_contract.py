@@ -19,6 +19,7 @@ from manim.scene.scene_file_writer import SceneFileWriter
 from manim import ThreeDCamera
 
 from scenes.components.cubegrid import CubeGrid
+from scenes.components.labels import BlockLabel
 from scenes.engine import manim_hooks
 from scenes.engine.manim_hooks import MANIM_HOOKS, CubeCamera, CubeRenderer, render_options
 
@@ -104,10 +105,9 @@ class TinyBlock(ThreeDScene):
 
 
 class TinyStage(ThreeDScene):
-    """What the slide twin reads of a stage: number, title, captions (say), steps, color bar."""
+    """What the slide twin reads of a stage: number, title, captions (say), steps, block labels."""
 
     number, cfg = 99, None
-    colorbar = None
 
     @classmethod
     def title_text(cls, config=None):
@@ -128,7 +128,7 @@ class TinyStage(ThreeDScene):
         self.say("a = 1")
         self.play(grid.animate.shift([0.5, 0.0, 0.0]), run_time=0.2)
         self.step("second")
-        self.colorbar = type("Bar", (), {"tensor_name": "ω", "value_range": (-2.5, 3.0)})()
+        self.add(BlockLabel("ω", (3, 4), value_range=(-2.5, 3.0)))  # a block's label: its name and color scale
         self.say("b = 2")
         self.play(grid.animate.shift([-0.5, 0.0, 0.0]), run_time=0.2)
         self.step("closing")  # plays nothing: its caption joins the last slide's notes

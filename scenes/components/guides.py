@@ -32,7 +32,7 @@ __all__ = ["axis_guides", "guide_sides", "guide_room", "floor_grid", "FLOOR_DEPT
 GUIDE_GAP = 0.14  # from the block's edge to its arrow
 GUIDE_SIZE = 16
 GUIDE_ROOM = GUIDE_GAP + 0.1 + 0.3  # what an arrow and its word take beside a block
-FLOOR_DEPTH = -3.0  # behind the deepest block (9 heads are ~2 units deep)
+FLOOR_DEPTH = -5.0  # behind the deepest block (stage 13 pulls 9 heads ~4 units deep)
 FLOOR_STEP = 0.5
 
 

@@ -64,22 +64,16 @@ def title_text(number: int, title: str, theme: Theme = DARK) -> VGroup:
 
 def code_box(code: str, theme: Theme = DARK, max_width: float = 13.6) -> VGroup:
     """The PyTorch line(s) that compute the tensor, on a quiet panel; a line
-    too wide for the frame is broken after its statements' ``; `` (it never
-    gets smaller than :data:`CODE_SIZE`)."""
-    text = Text(code, font=CODE_FONT, font_size=CODE_SIZE, color=theme.ink, line_spacing=0.8)
-    if text.width > max_width and "; " in code:  # the fewest lines that fit, breaking only after a statement
-        per_line = int(len(max(code.split("\n"), key=len)) * max_width / text.width)
-        lines = []
-        for line in code.split("\n"):
-            current = ""
-            for statement in line.split("; "):
-                joined = f"{current}; {statement}" if current else statement
-                if current and len(joined) > per_line:
-                    lines.append(current)
-                    joined = statement
-                current = joined
-            lines.append(current)
-        text = Text("\n".join(lines), font=CODE_FONT, font_size=CODE_SIZE, color=theme.ink, line_spacing=0.8)
+    too wide for the frame is broken where Python allows (after ``; ``,
+    before a ``  #`` comment or a `` + ``, after ``(`` or ``, ``), the rest
+    indented (:func:`code_lines`); it never gets smaller than :data:`CODE_SIZE`
+    unless one piece alone is too wide."""
+    def width(line: str) -> float:
+        return Text(line, font=CODE_FONT, font_size=CODE_SIZE).width
+
+    lines = code if all(width(line) <= max_width * SQUEEZE for line in code.split("\n")) \
+        else code_lines(code, width, max_width)
+    text = Text(lines, font=CODE_FONT, font_size=CODE_SIZE, color=theme.ink, line_spacing=0.8)
     if text.width > max_width:
         text.scale_to_fit_width(max_width)
     panel = RoundedRectangle(corner_radius=0.08, width=text.width + 0.35,
@@ -87,6 +81,47 @@ def code_box(code: str, theme: Theme = DARK, max_width: float = 13.6) -> VGroup:
                              fill_color=theme.code_background, fill_opacity=0.92)
     panel.move_to(text)
     return VGroup(panel, text)
+
+
+BREAKS = ("; ", "  # ", " + ", ", ", "(")  # where a line may break, best first
+SQUEEZE = 1.06  # a line this much too wide is scaled (to 12 px capitals at 480p), not broken
+INDENT = "    "
+
+
+def code_lines(code: str, width, max_width: float) -> str:
+    r"""``code`` with each line wider than ``max_width`` (as ``width`` measures
+    a line) broken at the last place that fits, of the best kind there is;
+    a statement after ``; `` starts its own line, anything else continues
+    indented.
+
+    >>> code_lines("a = f(x, y); b = g(z)", len, 12)
+    'a = f(x, y)\nb = g(z)'
+    >>> code_lines("weights = softmax(scores + mask, dim=-1)", len, 24)
+    'weights = softmax(scores\n    + mask, dim=-1)'
+    """
+    out = []
+    for line in code.split("\n"):
+        while width(line) > max_width:
+            cut = None
+            for mark in BREAKS:
+                keep = len(mark) if mark in ("; ", ", ", "(") else 0  # the mark ends this line or starts the next
+                spots = [i for i in range(len(line)) if line.startswith(mark, i)]
+                fitting = [i for i in spots if 0 < i and line[:i].strip()
+                           and width(line[:i + keep].rstrip()) <= max_width]
+                if fitting:
+                    cut = (fitting[-1], mark)
+                    break
+            if cut is None:
+                break
+            at, mark = cut
+            if mark in ("; ", ", ", "("):
+                head, rest = line[:at + len(mark)].rstrip(), line[at + len(mark):]
+            else:  # a comment or an operator starts the next line
+                head, rest = line[:at].rstrip(), line[at:].lstrip()
+            out.append(head.rstrip(";").rstrip() if mark == "; " else head)
+            line = rest if mark == "; " else INDENT + rest
+        out.append(line)
+    return "\n".join(out)
 
 
 class BlockLabel(VGroup):

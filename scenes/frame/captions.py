@@ -31,6 +31,7 @@ class Captions:
         self.scene, self.header, self.theme, self.burned = scene, header, theme, burned
         self.said: list[tuple[float, str]] = []
         self.current: Mobject | None = None
+        self.current_text: str | None = None  # with captions off the picture: the caption the .srt shows
 
     def note(self, text: str, position=None, color=None, font_size: int = CAPTION_SIZE) -> Mobject:
         """Plain words pinned to the frame: in the caption's place, or at ``position`` (not yet shown)."""
@@ -49,8 +50,9 @@ class Captions:
     def say(self, text: str, run_time: float = 0.5, **kwargs) -> Mobject | None:
         """Replace the current caption with ``text`` (and start its subtitle)."""
         self.said.append((scene_time(self.scene), text))
-        if not self.burned:
-            if not self.scene.opening:  # a caption at the opening takes no time either
+        if not self.burned:  # the same time as drawn: the first caption at the opening takes none
+            first, self.current_text = self.current_text is None, text
+            if not (first and self.scene.opening):
                 self.scene.wait(run_time)
             return None
         new = self.note(text, **kwargs)

@@ -85,13 +85,25 @@ class Layout:
 
     def row(self, *blocks: Mobject, gap=1.2, margins: Margins | None = None, view=None,
             max_pitch: float = MAX_PITCH, area: StageArea | None = None, room_for=(), also=(),
-            own_labels: bool = True, bind: bool = True) -> fit.RowFit:
+            own_labels: bool = True, bind: bool = True, flip: bool = False) -> fit.RowFit:
         """``blocks`` in a row filling the stage area, room kept for the
         labels bound to them (:meth:`name`) above or below (unless not
         ``own_labels``), for labels ``room_for`` (one per block, or None)
         that they will get later instead, and for labels ``also`` (a list
         per block) they will carry as well (a label on its other side).
-        ``bind``: their labels learn the row, to stand level with it."""
+        ``bind``: their labels learn the row, to stand level with it.
+        ``flip``: where the labels do not fit on one side, every second
+        block's own label goes to the other side (over or under it)."""
+        fitted = self._row(blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind)
+        if fitted.roomy or not flip:
+            return fitted
+        for n, block in enumerate(blocks):
+            label = getattr(block, "label", None)
+            if n % 2 and label is not None and getattr(label, "side", UP)[1] != 0:
+                label.side = -np.asarray(label.side, float)
+        return self._row(blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind)
+
+    def _row(self, blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind) -> fit.RowFit:
         later = list(room_for) + [None] * (len(blocks) - len(room_for))
         extra = [list(a) for a in also] + [[] for _ in range(len(blocks) - len(also))]
         labels = [([later[n]] if later[n] is not None else [getattr(b, "label", None) if own_labels else None])

@@ -1,10 +1,11 @@
 """Stage 1: the sentence becomes token ids through the dictionary."""
 
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, LaggedStart, VGroup
+from manim import LEFT, RIGHT, UP, Arrow, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.labels import NAME_SIZE, TEXT_SIZE, note_text
-from scenes.layout import Margins
+from scenes.layout import Margins, StageArea
+from scenes.layout.text import word_stride
 from scenes.components.fades import appear
 from scenes.motions.matmul import SLOT_OPACITY
 
@@ -12,6 +13,10 @@ __all__ = ["TokenIds"]
 
 DICTIONARY_SIZE = 24  # 15 px capitals at 480p; a long vocabulary takes two columns, never smaller than TEXT_SIZE
 LINE_PITCH = 2.0  # dictionary lines apart, in digit heights
+WORDS_SHARE = 0.25  # of the stage area's width, at most, for the sentence's words (longer ones get "…")
+ARROW_ROOM = 1.2  # between the words and the dictionary, and the dictionary and the ids: the arrows' run
+COLUMN_ROOM = 2.6  # the sentence's column, its ids and its label
+MIN_WORDS_ROOM = 1.6  # the words keep at least this much (cut with "…")
 
 
 def ruled(lines: VGroup, pitch: float) -> VGroup:
@@ -35,17 +40,6 @@ class TokenIds(StageScene):
         words = self.cfg.sentence
 
         area = self.layout.area()
-        column = self.block("s01_sentence", "sentence", direction=UP)
-        self.layout.fit([column], area=area.part(0.66, 0.8),
-                        margins=Margins(top=column.label.height + 0.3))
-        spacing = column.pitch
-        words_right = area.left + 0.28 * area.width
-        scale = self.layout.row_text_scale(column, 24)
-        word_mobs = VGroup(*[self.layout.fitted_word(w, 24, scale, 0.26 * area.width, color=self.theme.ink)
-                             for w in words])
-        for row, mob in enumerate(word_mobs):
-            mob.move_to([0, column.cell_center(row)[1], 0]).align_to([words_right, 0, 0], RIGHT)
-
         vocab = self.cfg.vocabulary
         dictionary = VGroup(*[
             note_text(f"{i:>2}  {w}", self.theme, font_size=DICTIONARY_SIZE, color=self.theme.ink)
@@ -65,8 +59,30 @@ class TokenIds(StageScene):
             second.next_to(VGroup(*dictionary[:half]), RIGHT, buff=0.5, aligned_edge=UP)
             if dictionary.height > room:
                 dictionary.scale_to_fit_height(max(room, dictionary.height * TEXT_SIZE / DICTIONARY_SIZE))
-        middle = area.part(0.36, 0.6).center
-        dictionary.move_to(middle + DOWN * (dict_title.height + 0.2) / 2)
+        # left to right: the words, room for the arrows, the dictionary, the sentence's column
+        column = self.block("s01_sentence", "sentence", direction=UP)
+        words_room = min(WORDS_SHARE * area.width, max(
+            self.layout.fitted_word(w, 24, 1.0, area.width, color=self.theme.ink).width for w in words))
+        available = area.width - COLUMN_ROOM - 2 * ARROW_ROOM - words_room
+        if dictionary.width > available:  # a wide dictionary: its text down to TEXT_SIZE, then the words cut
+            dictionary.scale(max(available / dictionary.width, TEXT_SIZE / DICTIONARY_SIZE))
+            words_room = max(MIN_WORDS_ROOM, area.width - COLUMN_ROOM - 2 * ARROW_ROOM - dictionary.width)
+        column_left = area.left + words_room + ARROW_ROOM + dictionary.width + ARROW_ROOM
+        self.layout.fit([column], area=StageArea(column_left, area.right, area.bottom, area.top),
+                        margins=Margins(top=column.label.height + 0.3, right=max(
+                            0.0, area.right - column_left - COLUMN_ROOM)))
+        spacing = column.pitch
+        scale = self.layout.row_text_scale(column, 24)
+        stride = word_stride(scale)  # rows thinner than a word: every second word, at full size
+        word_mobs = VGroup(*[self.layout.fitted_word(w, 24, 1.0 if stride else scale, words_room,
+                                                     color=self.theme.ink) for w in words])
+        words_right = area.left + words_room
+        for row, mob in enumerate(word_mobs):
+            mob.move_to([0, column.cell_center(row)[1], 0]).align_to([words_right, 0, 0], RIGHT)
+            if stride and row % stride:
+                mob.set_opacity(0.0)
+        dictionary.move_to([words_right + ARROW_ROOM + dictionary.width / 2,
+                            area.center[1] - (dict_title.height + 0.2) / 2, 0.0])
         dict_title.next_to(dictionary, UP, buff=0.2)
         self.layout.fixed(*word_mobs, dictionary, dict_title)
 
@@ -83,8 +99,10 @@ class TokenIds(StageScene):
         for row, word in enumerate(words):
             token = int(ids[row])
             entry = dictionary[token]
-            number = note_text(str(token), self.theme, font_size=NAME_SIZE)
+            number = note_text(str(token), self.theme, font_size=NAME_SIZE if stride == 1 else TEXT_SIZE)
             number.next_to(column.cell_center(row) + RIGHT * spacing / 2, RIGHT, buff=0.15)
+            if stride != 1 and row % max(stride, 1):  # thin rows: every second id, as the words
+                number.set_opacity(0.0)
             self.layout.upright(number)
             id_texts.add(number)
             arrow = Arrow(word_mobs[row].get_right(), entry.get_left(), buff=0.08, stroke_width=2,
@@ -97,7 +115,7 @@ class TokenIds(StageScene):
                       run_time=run * 0.6)
             self.remove(arrow)
         self.say(f"{len(ids)} token ids: one cube each, colored by the id")
-        self.wait(1.2)
+        self.wait(0.9)
         if unused:
             self.say(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} have no word: the blog's table "
                      f"(stage 2) has {self.cfg.vocab_size} rows")

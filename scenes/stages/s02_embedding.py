@@ -45,7 +45,7 @@ class Embedding(StageScene):
             blocks += [place]
         self.layout.row(*blocks, gap=1.0 if not positions else 1.2, margins=Margins(
             left=self.layout.word_room(table_words), right=self.layout.word_room(self.cfg.sentence)),
-            room_for=[None, x.label if positions else None])  # the sum's name takes the lookup's place
+            room_for=[None, x.label if positions else None], flip=True)  # the sum's name takes the lookup's place
         row_names = self.layout.word_labels(table, table_words)
 
         self.step("table")
@@ -90,7 +90,7 @@ class Embedding(StageScene):
         self.wait(0.8)
         self.say("added row by row: token i gets place i's row, so \"the word before\" can be told apart")
         x.scale(lookup.pitch / x.pitch).move_to(lookup)
-        self.layout.name(x, "X = embedded_sentence", UP, stacked=True)
+        self.layout.name(x, "X = embedded_sentence", lookup.label.side, stacked=True)
         self.layout.place(x)
         self.play(place.animate.move_to(lookup).set_opacity(0.0), vanish(place.label), vanish(plus),
                   *swap(lookup.label, x.label), run_time=1.2)

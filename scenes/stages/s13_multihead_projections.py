@@ -19,9 +19,9 @@ class MultiheadProjections(StageScene):
     title = "Multi-head projection tensors"
     summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth, pulled apart so the heads can be counted"
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"
-            "multihead_U_key = torch.rand(h, d_k, d); multihead_U_value = torch.rand(h, d_v, d)")
-    paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) cut into h = {heads} blocks\n"
-                  "multihead_U_key = torch.rand(h, d // h, d); multihead_U_value = torch.rand(h, d // h, d)")
+            "multihead_U_key = torch.rand(h, d_k, d)\nmultihead_U_value = torch.rand(h, d_v, d)")
+    paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) in h = {heads} heads\n"
+                  "multihead_U_key = torch.rand(h, d // h, d)\nmultihead_U_value = torch.rand(h, d // h, d)")
     view = (-0.55, 0.32)
 
     def storyboard(self):

@@ -10,12 +10,13 @@ if os.environ.get("ATTENTION_CUBES_FAULT") == "stage6":
     warnings.filterwarnings("ignore", message="Couldn't find ffmpeg or avconv", category=RuntimeWarning)
     from manim import UpdateFromAlphaFunc
 
+    from scenes.components.cubegrid import CubeGrid
     from scenes.stages.s06_projections import ProjectionMatrices
 
     original = ProjectionMatrices.storyboard
 
     def storyboard(self):
-        grid = self.grid([[0.0, 1.0]])
+        grid = CubeGrid([[0.0, 1.0]])
         self.add(grid)
 
         def explode(mob, alpha):
