@@ -97,10 +97,12 @@ class Layout:
         fitted = self._row(blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind)
         if fitted.roomy or not flip:
             return fitted
+        later = list(room_for) + [None] * (len(blocks) - len(room_for))
+        first = np.asarray(getattr(getattr(blocks[0], "label", None), "side", UP), float)
         for n, block in enumerate(blocks):
-            label = getattr(block, "label", None)
-            if n % 2 and label is not None and getattr(label, "side", UP)[1] != 0:
-                label.side = -np.asarray(label.side, float)
+            for label in {id(m): m for m in (getattr(block, "label", None), later[n]) if m is not None}.values():
+                if getattr(label, "side", UP)[1] != 0:  # every second label on the first one's other side
+                    label.side = -first if n % 2 else first
         return self._row(blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind)
 
     def _row(self, blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind) -> fit.RowFit:

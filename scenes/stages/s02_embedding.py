@@ -1,13 +1,18 @@
 """Stage 2: nn.Embedding - each token id picks its row of the table (plus, with positions, where it stands)."""
 
-from manim import RIGHT, UP, Text
+from manim import RIGHT, Text
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, swap, vanish
+from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import NAME_SIZE, TEXT_FONT
 from scenes.layout import Margins
 
 __all__ = ["Embedding"]
+
+
+def _late(t: float) -> float:
+    """A rate function that is done at the play's last frame (words come once their rows are there)."""
+    return 1.0 if t >= 1.0 else 0.0
 
 
 class Embedding(StageScene):
@@ -38,15 +43,15 @@ class Embedding(StageScene):
                          scale_of="the table")
         names = [vocab[i] if i < len(vocab) else "(unused)" for i in range(table.grid_shape[1])]
         table_words = [f"{i} {w}" for i, w in enumerate(names)]
-        blocks = [table, lookup]
         if positions:
             place = self.block("s02_positions", "positions", stacked=True)
             x = self.block("s02_embedded_sentence", "X = embedded_sentence", stacked=True)
-            blocks += [place]
-        self.layout.row(*blocks, gap=1.0 if not positions else 1.2, margins=Margins(
-            left=self.layout.word_room(table_words), right=self.layout.word_room(self.cfg.sentence)),
-            room_for=[None, x.label if positions else None], flip=True)  # the sum's name takes the lookup's place
+        self.margins = Margins(left=self.layout.word_room(table_words),
+                               right=self.layout.word_room(self.cfg.sentence))
+        self.layout.row(table, lookup, gap=1.0, margins=self.margins, flip=True,
+                        room_for=[None, x.label if positions else None])  # the sum's name takes the lookup's place
         row_names = self.layout.word_labels(table, table_words)
+        self.table, self.table_words, self.table_words_text = table, row_names, table_words
 
         self.step("table")
         self.say(f"the table: one {self.cfg.d}-number row per dictionary id, "
@@ -81,7 +86,19 @@ class Embedding(StageScene):
         """Where each token stands, added to its row: X = embed(sentence) + positions."""
         self.step("positions")
         kind = "learned: a table of its own" if self.cfg.positions == "learned" else "sinusoids of its place"
-        self.say(f"+ positions: one {self.cfg.d}-number row per place in the sentence ({kind})")
+        self.say(f"+ positions: one {self.cfg.d}-number row per place ({kind})")
+        # the row makes room for a third block: the table and the lookup move over
+        table = self.table
+        targets = [table.copy(), lookup.copy(), place]
+        for target, grid in zip(targets, (table, lookup)):
+            target.label = grid.label
+        self.layout.row(*targets, gap=1.2, margins=self.margins, flip=True, room_for=[None, x.label, None])
+        for target, grid in zip(targets, (table, lookup)):
+            target.label = grid.label
+        words = self.layout.word_labels(targets[0], self.table_words_text)
+        self.play(table.animate.become(targets[0]), lookup.animate.become(targets[1]),
+                  self.layout.follow(table, targets[0]), self.layout.follow(lookup, targets[1]),
+                  vanish(self.table_words, rate_func=at_once), appear(words, rate_func=_late), run_time=1.0)
         plus = Text("+", font=TEXT_FONT, font_size=NAME_SIZE + 8, color=self.theme.ink)
         gap = self.layout.screen_box([place])[0] - self.layout.screen_box([lookup])[2]
         self.layout.beside([lookup], plus, RIGHT, buff=(gap - plus.width) / 2)
