@@ -25,6 +25,7 @@ WORD_GAP = 0.12  # between a block and the words naming its rows
 ROW_FILL = 1.0  # a word label is at most as tall as its row: neighbours touch, never overlap
 WORD_SLACK = 0.3  # beyond a word's width: the half cube and perspective between a block's edge and its row ends
 COLUMN_SLACK = 0.08  # above a map (front view), words stand on the cubes' top edge
+COLUMN_SHARE = 0.3  # of the stage area's height, at most, for words above a map's columns
 MIN_WORD_CHARS = 3  # a shortened word keeps at least this many letters before "…"
 MAX_STRIDE = 3  # rows thinner than a third of a word get none
 GUIDES_RIGHT = 5.2  # a block reaching this far right (the color bar) gets its row arrow on the left
@@ -37,7 +38,9 @@ def word_room(words, theme: Theme, area: StageArea, font_size: int = TEXT_SIZE, 
     (longer words get "…")."""
     longest = sorted(words, key=len)[-3:]  # measured: character counts misjudge "translate"
     width = max((note_text(w, theme, font_size=font_size).width for w in longest), default=0.0)
-    return min(width + WORD_GAP + (COLUMN_SLACK if columns else WORD_SLACK), area.width / 5)
+    if columns:  # above a map, long words are cut sooner: the map's rows need the height more
+        return min(width + WORD_GAP + COLUMN_SLACK, COLUMN_SHARE * area.height)
+    return min(width + WORD_GAP + WORD_SLACK, area.width / 5)
 
 
 def row_text_scale(camera, grid: CubeGrid, theme: Theme, font_size: int) -> float:

@@ -161,13 +161,17 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     if first:
         say(row_numbers(f"row {row}: {_row_of(bench.scores_name, row)}{scale_note}", row_scores))
         scene.wait(1.0)
+    row_scores = np.asarray(row_scores, np.float64)  # the trace's float32 would overflow from exp(89) on
     shown = row_scores[np.isfinite(row_scores)]
     overflow = shown.max() > 700  # exp of the true score would not fit a float: shown ÷ its row max
     exp = np.where(np.isfinite(row_scores), np.exp(row_scores - (shown.max() if overflow else 0.0)), 0.0)
     piece.part_of, piece.value_range = None, (float(exp.min()), float(exp.max()))
-    side = DOWN if row < scores.grid_shape[1] / 2 else UP
-    label = layout.name(piece, exp_name(bench.scores_name, row, scale_note, overflow), side,
+    label = layout.name(piece, exp_name(bench.scores_name, row, scale_note, overflow), DOWN,
                         shape=(len(row_scores),), values=exp)
+    tokens = scores.grid_shape[1]
+    below = (tokens - 1 - row) * scores.pitch  # the map's height under the bench: the label stays between the maps
+    side = DOWN if row < tokens / 2 and label.height + 0.25 <= below else UP
+    label.side = side
     layout.place(piece)
     scene.play(piece.animate.paint((0, 0), exp, piece.value_range), *swap(None, label), run_time=0.3 * run_time)
     if first:

@@ -12,6 +12,7 @@ from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appear, swap, vanish
+from scenes.components.labels import BlockLabel
 from scenes.motions.softmax import bench_between, mask_later_tokens, soften_rows
 
 __all__ = ["RowSoftmaxStage"]
@@ -37,10 +38,14 @@ class RowSoftmaxStage(StageScene):
         weights_values = self.trace[self.weights_key]
         scores = self.block(self.scores_key, self.scores_name, direction=DOWN)
         scaled = self.scaled_name()
+        room = None
+        if scaled or self.cfg.mask == "causal":  # the name it takes later: scaled, masked (a swatch for −∞)
+            room = BlockLabel(scaled or self.scores_name, scores.source_shape, self.theme, scores.value_range,
+                              masked=self.cfg.mask == "causal")
+            room.side = DOWN
         bench = bench_between(self.layout, scores, weights_values, self.scores_name, self.weights_name, words,
                               scale_note=self.scale_note_for(), right=self.inset_share * self.layout.area().width,
-                              scores_room=self.layout.sized_label(scaled, scores.source_shape, DOWN)
-                              if scaled else None)
+                              scores_room=room)
         weights = bench.weights
         self.step("scores")
         self.say(f"the scores {self.scores_name}: row i = how token i matches every token")
