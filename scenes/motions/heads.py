@@ -112,7 +112,7 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         piece.thumbnail = True
     tags = head_tags(layout, others, first=1) if others else VGroup()
     if others:
-        others_label = _others_label(layout, others, name)
+        others_label = _others_label(layout, others, name, slots=thumbs)
         shown.append(others_label)
     for piece in slices:
         piece.part_of = None
@@ -122,10 +122,11 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
 
 
-def _others_label(layout, others, name: str) -> Mobject:
-    """``name[1:]`` under the small heads, kept inside the stage area; their label."""
+def _others_label(layout, others, name: str, slots=None) -> Mobject:
+    """``name[1:]`` under the small heads (under their ``slots``: the room a
+    turn of theirs takes), kept inside the stage area; their label."""
     label = note_text(f"{name}[1:]", layout.theme, font_size=TEXT_SIZE)
-    layout.beside(others, label, DOWN, buff=0.2)
+    layout.beside(slots or others, label, DOWN, buff=0.2)
     area = layout.area()
     label.shift([min(0.0, area.right - label.get_right()[0]) + max(0.0, area.left - label.get_left()[0]), 0, 0])
     layout.fixed(label)

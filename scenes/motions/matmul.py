@@ -290,15 +290,16 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     def products_title(name: str) -> str:
         return name if spelled else "products"
 
-    above = [layout.sized_label(products_title(longest[0]), (k,))]
+    products = np.asarray(products, float)
+    ends = own_range(products)  # the widest ticks a products' label can have
+    above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
     if m > 1:
-        above.append(layout.sized_label(products_title(longest[1]), (k, n)))
+        above.append(layout.sized_label(products_title(longest[1]), (k, n), value_range=ends))
     room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
     room.side = UP
     signs, arrangement = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room,
                                         names_room=names_room, area=area)
     right_label = right.label
-    products = np.asarray(products, float)
     frames = _Frames(scene, layout)
     # in front of B, toward the eye: the row lies on its column, pair over pair, on screen too
     lift = view_rotation(*view)[2] * right.pitch * 1.2
@@ -525,7 +526,8 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     layout.beside([target], block.label, DOWN, buff=LABEL_BUFF, view=view or FRONT)
     layout.upright(block.label)
     texts = [left0.label, right0.label, done.signs, head.label]  # they go at once: no text slides with the turn
-    scene.play(vanish(left0), vanish(right0), *[vanish(t, rate_func=at_once) for t in texts],
+    scene.play(vanish(left0, rate_func=_soon), vanish(right0, rate_func=_soon),
+               *[vanish(t, rate_func=at_once) for t in texts],
                block.animate.become(target), *([viewpoint.turn(*view)] if view else []), run_time=1.0)
     scene.play(appear(block.label), run_time=0.3)
     return block
@@ -540,6 +542,11 @@ def reveal_columns(grid: CubeGrid) -> InPlace:
             block.set_cell_opacity(float(np.clip(alpha * columns - c, 0.0, 1.0)), (0, slice(None), c))
 
     return InPlace(grid, update)
+
+
+def _soon(t: float) -> float:
+    """A fade done in the first quarter of its play (an operand gone before the camera has turned far)."""
+    return min(1.0, 4.0 * t)
 
 
 def fill_rows(grid: CubeGrid) -> InPlace:

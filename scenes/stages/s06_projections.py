@@ -54,15 +54,20 @@ class ProjectionMatrices(StageScene):
         self.say(f"one token through each: x⁽⁰⁾ = X[0], the {self.cfg.d} numbers of \"{word}\"")
         self.play(vanish(braces), *[vanish(g) for g in grids[1:]], *[vanish(g.label) for g in grids[1:]],
                   run_time=0.6)
-        results, place = [], grids[0]
+        results, place, last = [], grids[0], None
         for n, (grid, name, key, (projected, short)) in enumerate(zip(grids, names, keys, PROJECTED)):
             values = self.trace[projected][0]
-            if n:  # the next matrix where the last one was, named as it was
+            vector = CubeGrid(embedded[0], value_range=x_range, dims=("features (d)",))
+            self.layout.name(vector, "x⁽⁰⁾ = X[0]", DOWN, stacked=True, scale_of="X")
+            if n:  # the next matrix and x⁽⁰⁾ where the last ones were, named as they were
                 grid.scale(place.pitch / grid.pitch).align_cell((0, 0, 0), place.cell_center(0, 0))
                 grid.label.side = place.label.side
-            vector = CubeGrid(embedded[0], value_range=x_range, dims=("features (d)",))
-            vector.scale(grid.pitch / vector.pitch).next_to(grid, RIGHT, buff=grid.pitch * 3)
-            self.layout.name(vector, "x⁽⁰⁾ = X[0]", DOWN, stacked=True, scale_of="X")
+                vector.scale(last.pitch / vector.pitch).align_cell((0, 0, 0), last.cell_center(0, 0))
+                vector.label.side = last.label.side
+            else:  # right of U, far enough for the two labels under them to stand apart
+                vector.scale(grid.pitch / vector.pitch).next_to(grid, RIGHT, buff=grid.pitch * 3)
+                apart = (grid.label.width + vector.label.width) / 2 + 0.4
+                vector.shift(RIGHT * max(0.0, grid.get_center()[0] + apart - vector.get_center()[0]))
             if n:
                 self.say(f"the same with {name}: {short} = {name} @ x⁽⁰⁾")
                 self.play(appear(grid), appear(self.layout.place(grid)), appear(vector),
@@ -76,7 +81,7 @@ class ProjectionMatrices(StageScene):
             result = done.result
             self.wait(0.4)
             results.append(result)
-            place = grid
+            place, last = grid, vector
             leaving = [grid, vector, result]
             self.play(*[vanish(m) for m in leaving],
                       *[vanish(m, rate_func=at_once) for m in (grid.label, vector.label, result.label, done.signs)],

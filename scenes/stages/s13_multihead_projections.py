@@ -35,7 +35,8 @@ class MultiheadProjections(StageScene):
         for room, block in zip(rooms, blocks):
             room.label = block.label
             room.stretch(1 + (heads - 1) * (APART - 1) / max(heads, 1), 2)
-        self.layout.row(*rooms, gap=0.9, margins=Margins(top=0.5, left=0.4, right=0.4), view=APART_VIEW)
+        self.layout.row(*rooms, gap=0.9, margins=Margins(top=0.5, left=0.4, right=0.4), view=APART_VIEW,
+                        bind=False)  # a plan: the labels stand level with the blocks until they move
         self.step("blocks")
         if self.paper(self.cfg):
             d = self.cfg.d
@@ -61,6 +62,8 @@ class MultiheadProjections(StageScene):
             for h, (piece, there) in enumerate(zip(pieces, target.split(axis=0))):
                 there.shift(back * target.pitch * (APART - 1) * (h - (heads - 1) / 2))
                 moves.append(piece.animate.become(there))
+        for block in blocks:
+            block.label.row = rooms  # level with the pulled-apart row from now on
         follow = [self.layout.follow(b, r, APART_VIEW) for b, r in zip(blocks, rooms)]
         self.play(*moves, self.viewpoint.turn(*APART_VIEW), *follow, run_time=2.0)
         tags = VGroup()
@@ -82,12 +85,13 @@ class MultiheadProjections(StageScene):
 
         self.step("head 0")
         self.say("head 0 uses slice 0 of all three: multihead_U_query[0], multihead_U_key[0], multihead_U_value[0]")
-        self.play(*[p.animate.set_opacity(DIM) for pieces in slices for p in pieces[1:]], run_time=1.0)
-        self.wait(1.4)
+        if heads > 1:
+            self.play(*[p.animate.set_opacity(DIM) for pieces in slices for p in pieces[1:]], run_time=1.0)
+        self.wait(1.4 if heads > 1 else 0.8)
         if heads > 1:
             self.say(f"heads 1 to {heads - 1}: each its own slice of all three")
             for h in range(1, heads):  # the lit slice walks through the heads
                 self.play(*[pieces[h - 1].animate.set_opacity(DIM) for pieces in slices],
                           *[pieces[h].animate.set_opacity(1.0) for pieces in slices], run_time=0.45)
             self.play(*[p.animate.set_opacity(1.0) for pieces in slices for p in pieces], run_time=0.6)
-        self.wait(0.6)
+            self.wait(0.6)
