@@ -126,7 +126,7 @@ def render_one(job: RenderJob) -> RenderResult:
         from .engine.manim_hooks import render_options
 
         options = render_options(QUALITY_PRESETS[job.quality][0], job.fmt, sections=job.sections,
-                                 media_dir=work, output_file=Path(output_name(job)).stem)
+                                 media_dir=work, output_file=Path(output_name(job)).stem, slides=job.slides)
         shared = cache_home() / "manim"  # one for every output folder
         # manim-slides writes its paths relative to the working directory
         place = _inside(work) if job.slides else contextlib.nullcontext()
@@ -204,6 +204,8 @@ def _abort(scene) -> None:
 def _describe(error: BaseException) -> str:
     """One line: the error and where it was raised."""
     message = f"{type(error).__name__}: {error}".splitlines()[0]
+    if os.environ.get("ATTENTION_CUBES_TRACE"):
+        traceback.print_exception(error)
     last = traceback.extract_tb(error.__traceback__)[-1:]
     if last:
         message += f" (at {Path(last[0].filename).name}:{last[0].lineno})"

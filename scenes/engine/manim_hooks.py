@@ -163,12 +163,7 @@ def slide_class(stage: type) -> type:
     logging.getLogger("manim-slides").setLevel(logging.ERROR)
 
     def render(self, *args, **kwargs):
-        limit = config["max_files_cached"]
-        config["max_files_cached"] = -1
-        try:
-            ThreeDScene.render(self, *args, **kwargs)
-        finally:
-            config["max_files_cached"] = limit
+        ThreeDScene.render(self, *args, **kwargs)  # every clip kept: see render_options(slides=True)
         ended = len(self._slides)
         self._add_last_slide()
         self._note_ended(ended)
@@ -226,8 +221,13 @@ def slide_notes(scene, step: str, captions: list[str]) -> str:
     return "\n".join(lines)
 
 
-def render_options(quality: str, fmt: str, *, sections: bool, media_dir: Path, output_file: str) -> dict:
+def render_options(quality: str, fmt: str, *, sections: bool, media_dir: Path, output_file: str,
+                   slides: bool = False) -> dict:
     """The ``tempconfig`` of one render: quality, format, where, how it encodes.
+
+    ``slides``: every partial clip is kept (manim-slides cuts its slides from
+    them; Manim's writer reads the limit when the scene is made, and by
+    default deletes all but the last 100).
 
     ``quality``: Manim's preset name ("low_quality", ...). ``fmt``: "mp4", "gif", or "png" (only the last frame is drawn and saved).
     Sections need the movie, so a still per section renders the mp4.
@@ -246,6 +246,7 @@ def render_options(quality: str, fmt: str, *, sections: bool, media_dir: Path, o
         "format": ("gif" if fmt == "gif" else "mp4") if movie else "png",
         "video_encoder_options": dict(X264_OPTIONS),
         "max_inflight_encoders": INFLIGHT_ENCODERS,
+        **({"max_files_cached": -1} if slides else {}),
     }
 
 

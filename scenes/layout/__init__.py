@@ -125,8 +125,12 @@ class Layout:
                 block.label.row = list(blocks)  # ... level with the row's highest top (or lowest bottom)
         spans = [[(l.width, None if getattr(l, "side", UP)[1] == 0 else bool(getattr(l, "side", UP)[1] < 0))
                   for l in ls] for ls in labels]
-        return fit.fit_row(self.camera, blocks, area or self.area(), labels=spans, gap=gap, margins=margins,
-                           view=view, max_pitch=max_pitch)
+        fitted = fit.fit_row(self.camera, blocks, area or self.area(), labels=spans, gap=gap, margins=margins,
+                             view=view, max_pitch=max_pitch)
+        for block, hang in zip(blocks, fitted.hangs):
+            if bind and getattr(block, "label", None) is not None:
+                block.label.hang = hang
+        return fitted
 
     def name(self, grid: CubeGrid, name: str, direction=UP, *, shape=None, stacked: bool | None = None,
              scale_of: str | None = None, scale: bool = True, values=None) -> BlockLabel:
@@ -209,8 +213,8 @@ class Layout:
         return fit.settled(self.camera, grid, self.area(), margins, view, max_pitch, room_for)
 
     def grid_of_blocks(self, blocks, columns: int, gap=HEAD_GAP, view=FRONT, margins=None,
-                       max_pitch: float = MAX_PITCH, area: StageArea | None = None) -> None:
-        fit.grid_of_blocks(self.camera, blocks, columns, area or self.area(), gap, view, margins, max_pitch)
+                       max_pitch: float = MAX_PITCH, area: StageArea | None = None, least: float = 0.0) -> None:
+        fit.grid_of_blocks(self.camera, blocks, columns, area or self.area(), gap, view, margins, max_pitch, least)
 
     def beside(self, blocks, mob: Mobject, direction, buff: float = 0.2, view=None, hang: int = 0,
                level=None) -> Mobject:

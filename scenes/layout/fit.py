@@ -123,10 +123,14 @@ def fit_row(camera, blocks, area: StageArea, *, labels=(), gap=1.2, margins: Mar
     room = area.inset(margins)
     labels = [list(l) for l in labels] + [[] for _ in range(len(blocks) - len(labels))]
     gap = np.broadcast_to(np.asarray(gap, float), (max(len(blocks) - 1, 0),))
-    total, roomy = 1.0, True
-    for _ in range(3):  # perspective bends the sizes a little: measure again and settle
+    total, roomy, hangs = 1.0, True, row_hangs(len(blocks))
+    for n in range(3):  # perspective bends the sizes a little: measure again and settle
+        if n == 0:  # the end labels hang over the row; where they do not fit so, into the margins
+            usual = hangs
+            hangs = max(_hang_choices(len(blocks)), key=lambda h: _choice(_row_scale(
+                camera, blocks, labels, gap, margins, area, room, max_pitch, view, h), h == usual))
         scale, between, first, last, roomy = _row_scale(camera, blocks, labels, gap, margins, area, room,
-                                                        max_pitch, view)
+                                                        max_pitch, view, hangs)
         for block in blocks:
             block.scale(scale)
         _in_screen_row(camera, blocks, list(between), view)
@@ -135,16 +139,33 @@ def fit_row(camera, blocks, area: StageArea, *, labels=(), gap=1.2, margins: Mar
                                     margins=Margins(left=max(margins.left, first),
                                                     right=max(margins.right, last),
                                                     bottom=margins.bottom, top=margins.top))
-    return RowFit(total, roomy)
+    return RowFit(total, roomy, tuple(hangs))
 
 
 @dataclass(frozen=True)
 class RowFit:
-    """What :func:`fit_row` did: the ``scale`` it applied, and whether every
-    label found its room (``roomy``; else the blocks fit and the labels as they can)."""
+    """What :func:`fit_row` did: the ``scale`` it applied, whether every
+    label found its room (``roomy``; else the blocks fit and the labels as
+    they can), and how each block's labels hang (:func:`label_span`)."""
 
     scale: float
     roomy: bool
+    hangs: tuple = ()
+
+
+def _choice(fitted, usual: bool):
+    """How good a row's fit is: its labels roomy, then the usual hangs, then the larger scale."""
+    return fitted[-1], usual, fitted[0]
+
+
+def _hang_choices(count: int) -> list[list[int]]:
+    """The ways the end labels of a row may hang: over the row first
+    (:func:`row_hangs`), then the first one leftwards into the left margin
+    (under the row words), the last one centred, or both."""
+    usual = row_hangs(count)
+    if count < 2:
+        return [usual]
+    return [usual, [-1, *usual[1:]], [*usual[:-1], 0], [-1, *usual[1:-1], 0]]
 
 
 def label_span(left: float, width: float, label: float, hang: int) -> tuple[float, float]:
@@ -166,7 +187,7 @@ def row_hangs(count: int) -> list[int]:
     return [1 if n == 0 and count > 1 else -1 if n == count - 1 and count > 1 else 0 for n in range(count)]
 
 
-def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view):
+def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view, hangs):
     """The largest scale of ``blocks`` in a row that fits, with the gaps
     between them and how far the labels reach beyond both ends of the row.
     Labels on the same side never meet (a gap widens where they would)."""
@@ -174,7 +195,6 @@ def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view
     sizes = [screen_box(camera, [b], view) for b in blocks]
     widths = np.array([r - l for l, _, r, _ in sizes])
     heights = np.array([t - b for _, b, _, t in sizes])
-    hangs = row_hangs(len(blocks))
 
     def clash(a, la, b, lb, starts, w, spans):
         """How far block ``b`` must move right for label ``lb`` of it to clear label ``la`` of ``a``."""
@@ -267,26 +287,35 @@ def settled(camera, grid: CubeGrid, area: StageArea, margins: Margins | None = N
 
 
 def grid_of_blocks(camera, blocks, columns: int, area: StageArea, gap=HEAD_GAP, view=FRONT,
-                   margins=None, max_pitch: float = MAX_PITCH) -> None:
+                   margins=None, max_pitch: float = MAX_PITCH, least: float = 0.0) -> None:
     """Lay ``blocks`` out in rows of ``columns`` (row-major), ``gap`` apart
-    on screen, and fit them to ``area`` seen from ``view``."""
+    on screen (their columns at least ``least`` apart from one start to the
+    next: room for a tag wider than a block), and fit them to ``area`` seen
+    from ``view``."""
     margins = margins or Margins(top=TAG_ROOM)
     scale = 1.0
     columns = max(1, min(columns, len(blocks)))
     rows = int(np.ceil(len(blocks) / columns))
-    for _ in range(2):  # the gaps are kept on screen, whatever the blocks' scale
-        width = max(b.width for b in blocks) + gap[0] / scale
+    for _ in range(3):  # the gaps are kept on screen, whatever the blocks' scale
+        width = max(max(b.width for b in blocks) + gap[0] / scale, least / scale)
         height = max(b.height for b in blocks) + gap[1] / scale
         for n, block in enumerate(blocks):
             r, c = divmod(n, columns)
             block.move_to([(c - (columns - 1) / 2) * width, -(r - (rows - 1) / 2) * height, 0.0])
         scale *= fit_blocks(camera, list(blocks), area, margins=margins, view=view, max_pitch=max_pitch)
+        left, _, right, _ = screen_box(camera, [blocks[0]], view)
+        over = max(0.0, (least - (right - left)) / 2)  # a tag wider than its block: room at both ends
+        margins = Margins(left=max(margins.left, over), right=max(margins.right, over),
+                          top=margins.top, bottom=margins.bottom)
 
 
-def head_columns(heads: int, width: float, height: float, area: StageArea) -> int:
-    """How many head slices per row use ``area`` best (the largest slices)."""
+def head_columns(heads: int, width: float, height: float, area: StageArea, least: float = 0.0) -> int:
+    """How many head slices per row use ``area`` best (the largest slices),
+    the columns at least ``least`` apart on screen (a tag's room)."""
     def size(columns):
         rows = int(np.ceil(heads / columns))
+        if columns > 1 and columns * least > area.width:
+            return 0.0  # their tags would not fit side by side
         return min((area.width - (columns - 1) * HEAD_GAP[0]) / (columns * width),
                    (area.height - TAG_ROOM - (rows - 1) * HEAD_GAP[1]) / (rows * height))
     return max(range(1, heads + 1), key=size)

@@ -31,6 +31,14 @@ def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: fl
     return tags
 
 
+TAG_GAP = 0.15  # between two head tags side by side
+
+
+def tag_width(layout, last: int, font_size: int = TEXT_SIZE) -> float:
+    """How wide the widest tag of heads up to ``last`` is ("head 10")."""
+    return note_text(f"head {last}", layout.theme, font_size=font_size).width
+
+
 @dataclass
 class FocusHeads:
     """What :func:`focus_heads` leaves on screen: head 0 large (``focus``,
@@ -96,9 +104,11 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         right_part = area.part(share + 0.03, 1.0)
         slot = (max(rows, later_rows), max(cols, later_cols))
         thumbs = [ghost(s, (1,) + slot) for s in others]
-        columns = head_columns(len(thumbs), slot[1], slot[0], right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)))
+        least = tag_width(layout, heads - 1) + TAG_GAP  # the tags over the heads never meet
+        columns = head_columns(len(thumbs), slot[1], slot[0], right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)),
+                               least=least)
         layout.grid_of_blocks(thumbs, columns, gap=THUMB_GAP, area=right_part,
-                              margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3))
+                              margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3), least=least)
         for s, t in zip(others, thumbs):  # each head at its slot's first cell
             there = s.copy().scale(t.pitch / s.pitch)
             there.align_cell((0, 0, 0), t.cell_center(0, 0))

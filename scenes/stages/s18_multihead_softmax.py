@@ -14,7 +14,7 @@ from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text
 from scenes.motions.heads import focus_heads
-from scenes.layout import Margins
+from scenes.layout import LABEL_BUFF, Margins
 from scenes.motions.softmax import bench_between, mask_later_tokens, soften_rows
 
 __all__ = ["MultiheadSoftmax"]
@@ -39,7 +39,7 @@ class MultiheadSoftmax(StageScene):
         block = self.block("s17_multihead_omegas", "multihead_omegas", direction=DOWN)
         self.layout.fit([block], margins=Margins(bottom=block.label.height + 0.3))
         self.step("scores")
-        self.say(f"the scores of all {heads} heads, from stage 17")
+        self.say(f"the scores of all {heads} heads, from stage 17" if heads > 1 else "the one head's scores, from stage 17")
         self.play(appear(block), appear(self.layout.place(block)))
         shown = focus_heads(self, self.layout, self.viewpoint, block, "multihead_omegas", self.cfg.sentence)
         maps = [shown.focus, *shown.others]
@@ -85,7 +85,7 @@ class MultiheadSoftmax(StageScene):
         home = focus.copy()
         target = focus.copy()
         target.label = focus.label
-        bench = bench_between(self.layout, target, weights, focus.label.tensor_name.split(" /")[0],
+        bench = bench_between(self.layout, target, weights, "multihead_omegas[0]",
                               "multihead_attention_weights[0]", words, scale_note=scale_note)
         away = [*shown.others, *shown.tags, *([shown.others_label] if shown.others_label is not None else [])]
         self.play(*[vanish(m) for m in away], *[vanish(w, rate_func=at_once) for w in shown.words],
@@ -95,20 +95,22 @@ class MultiheadSoftmax(StageScene):
         self.play(appear(weights_map), appear(self.layout.place(weights_map)), *map(appear, bench.words_on),
                   run_time=0.6)
         soften_rows(self, self.layout, bench, values, weights, say=self.say, scale_note=scale_note)
-        # the weights take head 0's place, on all heads' colors; its scores go
+        # the weights alone, filling the stage area on all heads' colors (the
+        # other heads join them in the next step, at head 0's place); its scores go
         before = weights_map.label
         self.layout.name(weights_map, "multihead_attention_weights[0]", DOWN,
                          scale_of="all heads" if len(shown.others) else None)
         weights_map.label.row, weights_map.label.hang = None, 0  # it leaves the bench's row
         there = weights_map.copy()
-        there.scale(home.pitch / weights_map.pitch).move_to(home.get_center())
+        self.layout.fit([there], margins=Margins(left=self.layout.word_room(words), bottom=weights_map.label.height + LABEL_BUFF,
+                                                 top=self.layout.word_room(words, columns=True)))
         self.layout.place(there)  # the new label, where the weights are going
         label = weights_map.label
         self.play(vanish(focus), *[vanish(m, rate_func=at_once) for m in (*bench.words_on, focus.label, before)],
-                  weights_map.animate.scale(home.pitch / weights_map.pitch).move_to(home.get_center()),
-                  run_time=1.0)
-        self.play(appear(label, rate_func=at_once), *map(appear, self.words_for(weights_map)), run_time=0.4)
-        shown.focus = weights_map
+                  weights_map.animate.become(there), run_time=1.0)
+        shown.words = self.words_for(weights_map)
+        self.play(appear(label, rate_func=at_once), *map(appear, shown.words), run_time=0.4)
+        shown.focus, self.home = weights_map, home  # where head 0 goes back when the others come
 
     def words_for(self, grid):
         grid.is_map = True
@@ -118,6 +120,13 @@ class MultiheadSoftmax(StageScene):
         """The other heads come back as their weights, all at once."""
         if not shown.others:
             return
+        focus, home = shown.focus, self.home
+        there = focus.copy()
+        there.become(home)
+        there.label = focus.label
+        self.play(*[vanish(w, rate_func=at_once) for w in shown.words], focus.animate.become(there),
+                  self.layout.follow(focus, there), run_time=0.8)
+        shown.words = self.words_for(focus)
         value_range = (float(weights.min()), float(weights.max()))
         for h, piece in enumerate(shown.others, start=1):
             piece.recolor(weights[h], value_range)
@@ -128,7 +137,8 @@ class MultiheadSoftmax(StageScene):
         for piece in shown.others:
             piece.label = label
         shown.others_label = label
-        self.play(*map(appear, shown.others), appear(shown.tags), appear(label), run_time=1.0)
+        self.play(*map(appear, shown.others), appear(shown.tags), appear(label), *map(appear, shown.words),
+                  run_time=1.0)
 
     def show_all(self, maps, shown, values, name: str, run_time: float, value_range=None, index=True):
         """Every head's map recolored to ``values`` (one scale for all heads),

@@ -39,7 +39,7 @@ class MultiheadContext(StageScene):
         self.step("operands")
         self.say(f"weights {shape_text(weights.shape)} and values {shape_text(values.shape)}: "
                  "the shapes do not fit yet")
-        self.layout.beside([room], v.label, DOWN, buff=LABEL_BUFF, hang=-1)  # under the room the turn takes
+        self.layout.beside([room], v.label, DOWN, buff=LABEL_BUFF, hang=v.label.hang)  # under the turn's room
         self.layout.upright(v.label)
         self.play(appear(w), appear(v), appear(self.layout.place(w)), appear(v.label))
         self.wait(0.6)
@@ -50,7 +50,9 @@ class MultiheadContext(StageScene):
         old = v.label
         turned = permute_last_two(self, v, permuted, run_time=2.6, axis_color=self.theme.accent, keep=old)
         self.layout.name(turned, v_name, DOWN)
-        self.play(*swap(old, self.layout.place(turned)), run_time=0.4)
+        self.layout.beside([room], turned.label, DOWN, buff=LABEL_BUFF, hang=turned.label.hang)  # where it was
+        self.layout.upright(turned.label)
+        self.play(*swap(old, turned.label), run_time=0.4)
         v = turned
         self.say(f"{v_name}: now {shape_text(permuted.shape)}, row j of every head is token j's value")
         self.wait(0.8)

@@ -13,6 +13,7 @@ from scenes.components.projection import FRONT
 from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, Together, head_columns
 from scenes.motions.bias import add_bias_rows
 from scenes.motions.matmul import batched_matmul
+from scenes.motions.heads import TAG_GAP
 
 __all__ = ["LinearProjection"]
 
@@ -110,8 +111,10 @@ class LinearProjection(StageScene):
         area = self.layout.area()
         grid_part, sum_part = area.part(0.0, GRID_SHARE), area.part(GRID_SHARE + 0.04, 1.0)
         targets = [piece.copy() for piece in slices]
-        columns = head_columns(heads, d_out, tokens, grid_part.inset(Margins(bottom=LABEL_ROOM)))
-        self.layout.grid_of_blocks(targets, columns, area=grid_part, margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM))
+        least = note_text(f"part[{heads - 1}]", self.theme).width + TAG_GAP  # the tags never meet
+        columns = head_columns(heads, d_out, tokens, grid_part.inset(Margins(bottom=LABEL_ROOM)), least=least)
+        self.layout.grid_of_blocks(targets, columns, area=grid_part, margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM),
+                                   least=least)
         total = slices[0].like(partials[0], (float(partials[0].min()), float(partials[0].max())),
                                dims=(None,) + self.trace.axes("s21_output"))
         self.layout.name(total, "part[0]", DOWN)
