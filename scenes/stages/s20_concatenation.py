@@ -6,15 +6,16 @@ from manim import DOWN, RIGHT, Create, LaggedStart, Line, Rectangle, VGroup
 from scenes.base import StageScene
 from scenes.components.projection import FRONT
 from scenes.layout import TAG_ROOM, Margins, StageArea, Together
-from scenes.motions.heads import head_tags
+from scenes.motions.heads import head_tags, tag_width
 from scenes.components.fades import appear, swap, vanish
 
 __all__ = ["Concatenation"]
 
-HEAD_GAP_CELLS = 1  # between heads while they line up, in cube pitches
+HEAD_GAP_CELLS = 1  # between heads while they line up, in cube pitches (more where their tags need it)
 READABLE_PITCH = 0.2  # cubes closer than this (12 px at 480p) get a closer look
 TAG_GAP = 0.1  # at least between two head tags
 LOOK_CELLS = 24  # the closer look shows whole heads, at least this many columns
+PARK_SHARE = 0.3  # of the stage area's height, above the row of heads: the block waits there
 
 
 class Concatenation(StageScene):
@@ -41,15 +42,20 @@ class Concatenation(StageScene):
         # where the row of heads goes: fitted, front view, room for the tags above and the label below
         swapped_name = "multihead_context_vectors\n.swapaxes(0, 1)"
         room_label = self.layout.sized_label(swapped_name, (tokens, heads, d_v), DOWN, value_range=block.value_range)
-        row = block.like(np.zeros((1, tokens, heads * d_v + (heads - 1) * HEAD_GAP_CELLS)))
-        self.layout.fit([row], view=FRONT, margins=Margins(top=TAG_ROOM, bottom=room_label.height + 0.3))
+        park = PARK_SHARE * self.layout.area().height  # room above the row for the block, parked
+        tag = tag_width(self.layout, heads - 1) + TAG_GAP
+        for gap in range(HEAD_GAP_CELLS, 4 * d_v + 2):  # wider gaps till the head tags clear each other
+            row = block.like(np.zeros((1, tokens, heads * d_v + (heads - 1) * gap)))
+            self.layout.fit([row], view=FRONT, margins=Margins(top=park, bottom=room_label.height + 0.3))
+            if (d_v + gap) * row.pitch >= tag:
+                break
         slices = block.split(axis=0)
         self.remove(block)
         self.add(*slices)
         targets = []
         for h, piece in enumerate(slices):
             target = piece.copy().scale(row.pitch / piece.pitch)
-            target.align_cell((0, 0, 0), row.cell_center(0, h * (d_v + HEAD_GAP_CELLS)))
+            target.align_cell((0, 0, 0), row.cell_center(0, h * (d_v + gap)))
             targets.append(target)
         # seen from the front, the block waits above the row the heads will form: they then move flat, down,
         # over no text; the row's name stands under it from the start
@@ -58,7 +64,11 @@ class Concatenation(StageScene):
         above = StageArea(area.left, area.right, row_top + TAG_ROOM + 0.1, area.top)
         parked = block.copy()
         parked.label = block.label
-        self.layout.fit([parked], view=FRONT, area=above, margins=Margins(right=block.label.width + 0.3))
+        for _ in range(2):  # its label, beside it, may be taller than it: room above and below for that
+            _, low, _, high = self.layout.screen_box([parked], FRONT)
+            over = max(0.0, (block.label.height - (high - low)) / 2 + 0.05)
+            self.layout.fit([parked], view=FRONT, area=above,
+                            margins=Margins(right=block.label.width + 0.3, top=over, bottom=over))
         block.label.side = RIGHT
         self.play(self.viewpoint.turn(*FRONT), *[s.animate.become(t) for s, t in zip(slices, parked.split(axis=0))],
                   self.layout.follow(block, parked, FRONT), run_time=1.0)
@@ -80,13 +90,18 @@ class Concatenation(StageScene):
         self.say(f"reshape({tokens}, {heads * d_v}): closed up, one row per token, "
                  f"head 0's {d_v} numbers, then head 1's, …")
         joined = block.like(flattened, block.value_range, dims=(None,) + self.trace.axes("s20_multihead_flattened"))
-        joined.scale(row.pitch / joined.pitch).align_cell((0, 0, 0), row.cell_center(0, 0))
         self.layout.name(joined, "multihead_flattened", DOWN)
+        # closed up, the matrix fills the stage area (the room kept above for the parked block is free now)
+        self.layout.fit([joined], view=FRONT, margins=Margins(top=TAG_ROOM, bottom=joined.label.height + 0.3),
+                        max_pitch=max(row.pitch, joined.pitch))
         run = d_v * joined.pitch  # a head's columns, closed up
         crowded = max(t.width for t in tags) > run - TAG_GAP  # the tags would run into each other
-        self.play(*[s.animate.align_cell((0, 0, 0), joined.cell_center(0, h * d_v)) for h, s in enumerate(slices)],
+        closed = [s.copy().scale(joined.pitch / s.pitch).align_cell((0, 0, 0), joined.cell_center(0, h * d_v))
+                  for h, s in enumerate(slices)]
+        self.play(*[s.animate.become(c) for s, c in zip(slices, closed)],
                   *([vanish(tags)] if crowded else
-                    [t.animate.set_x((joined.cell_center(0, h * d_v)[0] + joined.cell_center(0, h * d_v + d_v - 1)[0]) / 2)
+                    [t.animate.move_to([(joined.cell_center(0, h * d_v)[0] + joined.cell_center(0, h * d_v + d_v - 1)[0]) / 2,
+                                        t.get_y() + joined.get_top()[1] - row.get_top()[1], 0.0])
                      for h, t in enumerate(tags)]), run_time=1.2)
         self.remove(*slices)
         self.add(joined)

@@ -162,7 +162,9 @@ class LinearProjection(StageScene):
         total.value_range = (float(before.min()), float(before.max()))
         self.layout.name(total, "multihead_flattened @ W.T", DOWN, values=before)
         self.layout.place(total)
-        self.play(vanish(label, rate_func=at_once), *swap(old, total.label), run_time=0.4)
+        # the same numbers (the sum of the parts, rounded in another order): the block shows the trace's own
+        self.play(vanish(label, rate_func=at_once), *swap(old, total.label),
+                  total.animate.recolor(before, total.value_range), run_time=0.4)
         self.say(f"= multihead_flattened @ W.T: {shape_text(before.shape)}, "
                  f"cell [0, 0] = {shown_value(before[0, 0])}")
         self.total = total
