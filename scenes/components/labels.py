@@ -134,10 +134,11 @@ class BlockLabel(VGroup):
     the one named (a head's slice on all heads' colors), said before the
     scale. ``masked``: the scale shows the masked color too. Without
     ``value_range``, no scale (a block whose colors are described elsewhere).
+    ``note``: one more line under it (what a head looks at).
     """
 
     def __init__(self, name: str, shape, theme: Theme = DARK, value_range=None, *, stacked: bool = False,
-                 scale_of: str | None = None, masked: bool = False):
+                 scale_of: str | None = None, masked: bool = False, note: str | None = None):
         from .colorbar import ScaleBar
 
         self.tensor_name, self.shape, self.scale_of = name, tuple(shape), scale_of
@@ -151,6 +152,9 @@ class BlockLabel(VGroup):
         lines = [head]
         if self.value_range is not None:
             lines.append(ScaleBar(self.value_range, theme, masked=masked))
+        self.note = note
+        if note:
+            lines.append(Text(drawable(note), font=TEXT_FONT, font_size=TEXT_SIZE, color=theme.ink))
         super().__init__(*lines)
         self.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
 

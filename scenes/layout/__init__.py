@@ -57,6 +57,9 @@ class Together:
         self.label = label
 
 
+KEEP = object()  # Layout.name: the old label's note stays
+
+
 class Layout:
     """The placement rules bound to one scene: its ``camera``, its stage area
     (``area``: measured anew at each call, as the furniture may change), its
@@ -133,17 +136,23 @@ class Layout:
         return fitted
 
     def name(self, grid: CubeGrid, name: str, direction=UP, *, shape=None, stacked: bool | None = None,
-             scale_of: str | None = None, scale: bool = True, values=None) -> BlockLabel:
+             scale_of: str | None = None, scale: bool = True, values=None, note=KEEP) -> BlockLabel:
         """Bind a label to ``grid``: its name, shape and color scale (see
         :class:`~..components.labels.BlockLabel`), to go on its ``direction``
         side; not placed yet (:meth:`place`). ``grid.shows`` is the name.
         ``stacked``: the shape under the name; by default where one line
         would be wider than :data:`WIDE_LABEL`. ``values``: the numbers the
-        block is about to show, where it is named before it recolors."""
+        block is about to show, where it is named before it recolors.
+        ``note``: a line under the label (by default the old label's: what
+        a head looks at stays with the head, whatever its values become)."""
+        old = getattr(grid, "label", None)
+        if note is KEEP:
+            note = getattr(old, "note", None)
+
         def make(stack):
             return BlockLabel(name, grid.source_shape if shape is None else shape, self.theme,
                               grid.value_range if scale else None, stacked=stack, scale_of=scale_of,
-                              masked=bool(grid.cube_masked.any()))
+                              masked=bool(grid.cube_masked.any()), note=note)
         label = make(bool(stacked))
         if stacked is None and label.width > WIDE_LABEL:
             label = make(True)
@@ -152,9 +161,9 @@ class Layout:
             label = make(True if stacked is None else stacked)
         label.side, label.block = np.asarray(direction, float), grid
         label.fingerprint = fingerprint(grid.values if values is None else values)
-        old = getattr(grid, "label", None)
         label.hang = getattr(old, "hang", 0)  # a new name hangs as the old did, level with the same row
         label.row = getattr(old, "row", None)
+        label.within = getattr(old, "within", None)  # ... in the same part of the stage area
         grid.label, grid.shows = label, name
         return label
 
@@ -165,6 +174,8 @@ class Layout:
         there = label.copy()
         self.beside([target], there, label.side, buff=buff, view=view, hang=getattr(label, "hang", 0),
                     level=self._level(label, view))
+        if view is None:
+            self.inside(there, getattr(label, "within", None))
         # straight across the screen, whatever the camera does meanwhile: a label never dips
         # out of the stage area on its way (a world-space path bends under a turning camera)
         start = project(self.camera, label.get_center()[None])[0]
@@ -198,8 +209,8 @@ class Layout:
         self.beside([grid], label, label.side, buff=buff + self.guide_room(grid, label.side)
                     if isinstance(grid, CubeGrid) else buff, view=view, hang=getattr(label, "hang", 0),
                     level=self._level(label, view))
-        if view is None:  # a label wider than the room beside its block stays in the frame
-            self.inside(label)
+        if view is None:  # a label wider than the room beside its block stays in the frame (or its part)
+            self.inside(label, getattr(label, "within", None))
         self.upright(label)
         if guides is None:
             return label
@@ -213,8 +224,10 @@ class Layout:
         return fit.settled(self.camera, grid, self.area(), margins, view, max_pitch, room_for)
 
     def grid_of_blocks(self, blocks, columns: int, gap=HEAD_GAP, view=FRONT, margins=None,
-                       max_pitch: float = MAX_PITCH, area: StageArea | None = None, least: float = 0.0) -> None:
-        fit.grid_of_blocks(self.camera, blocks, columns, area or self.area(), gap, view, margins, max_pitch, least)
+                       max_pitch: float = MAX_PITCH, area: StageArea | None = None, least: float = 0.0,
+                       least_down: float = 0.0) -> None:
+        fit.grid_of_blocks(self.camera, blocks, columns, area or self.area(), gap, view, margins, max_pitch, least,
+                           least_down)
 
     def beside(self, blocks, mob: Mobject, direction, buff: float = 0.2, view=None, hang: int = 0,
                level=None) -> Mobject:
@@ -223,9 +236,10 @@ class Layout:
         stand above or below instead of the blocks' own)."""
         return fit.place_beside(self.camera, blocks, mob, direction, buff, view, hang, level)
 
-    def inside(self, mob: Mobject) -> Mobject:
-        """Shift ``mob`` (a text placed beside a block) sideways into the stage area, if it sticks out."""
-        area = self.area()
+    def inside(self, mob: Mobject, area: StageArea | None = None) -> Mobject:
+        """Shift ``mob`` (a text placed beside a block) sideways into the stage
+        area (or ``area``, a part of it), if it sticks out."""
+        area = area or self.area()
         center = mob.get_center()
         x, y = project(self.camera, center[None])[0]
         dx = min(0.0, area.right - (x + mob.width / 2)) + max(0.0, area.left - (x - mob.width / 2))

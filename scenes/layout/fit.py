@@ -287,35 +287,50 @@ def settled(camera, grid: CubeGrid, area: StageArea, margins: Margins | None = N
 
 
 def grid_of_blocks(camera, blocks, columns: int, area: StageArea, gap=HEAD_GAP, view=FRONT,
-                   margins=None, max_pitch: float = MAX_PITCH, least: float = 0.0) -> None:
+                   margins=None, max_pitch: float = MAX_PITCH, least: float = 0.0, least_down: float = 0.0) -> None:
     """Lay ``blocks`` out in rows of ``columns`` (row-major), ``gap`` apart
     on screen (their columns at least ``least`` apart from one start to the
-    next: room for a tag wider than a block), and fit them to ``area`` seen
+    next: room for a tag wider than a block; their rows ``least_down``: a
+    tag beside a block, taller than it), and fit them to ``area`` seen
     from ``view``."""
     margins = margins or Margins(top=TAG_ROOM)
-    scale = 1.0
     columns = max(1, min(columns, len(blocks)))
     rows = int(np.ceil(len(blocks) / columns))
-    for _ in range(3):  # the gaps are kept on screen, whatever the blocks' scale
-        width = max(max(b.width for b in blocks) + gap[0] / scale, least / scale)
-        height = max(b.height for b in blocks) + gap[1] / scale
+    guess = 1.0  # the scale the fit will apply: the gaps are set so that they are ``gap`` on screen after it
+    for _ in range(6):
+        width = max(max(b.width for b in blocks) + gap[0] / guess, least / guess)
+        height = max(max(b.height for b in blocks) + gap[1] / guess, least_down / guess)
         for n, block in enumerate(blocks):
             r, c = divmod(n, columns)
             block.move_to([(c - (columns - 1) / 2) * width, -(r - (rows - 1) / 2) * height, 0.0])
-        scale *= fit_blocks(camera, list(blocks), area, margins=margins, view=view, max_pitch=max_pitch)
-        left, _, right, _ = screen_box(camera, [blocks[0]], view)
-        over = max(0.0, (least - (right - left)) / 2)  # a tag wider than its block: room at both ends
-        margins = Margins(left=max(margins.left, over), right=max(margins.right, over),
-                          top=margins.top, bottom=margins.bottom)
+        over = max(0.0, (least - max(b.width for b in blocks) * guess) / 2)  # a tag wider than its block
+        scale = fit_blocks(camera, list(blocks), area, view=view, max_pitch=max_pitch, margins=Margins(
+            left=max(margins.left, over), right=max(margins.right, over), top=margins.top, bottom=margins.bottom))
+        if abs(scale - guess) <= 1e-3 * guess:
+            return
+        for block in blocks:  # back to the size they had: place them again for this scale
+            block.scale(1 / scale)
+        guess = scale
+    width = max(max(b.width for b in blocks) + gap[0] / guess, least / guess)
+    height = max(max(b.height for b in blocks) + gap[1] / guess, least_down / guess)
+    for n, block in enumerate(blocks):
+        r, c = divmod(n, columns)
+        block.move_to([(c - (columns - 1) / 2) * width, -(r - (rows - 1) / 2) * height, 0.0])
+    fit_blocks(camera, list(blocks), area, view=view, max_pitch=max_pitch, margins=margins)
 
 
-def head_columns(heads: int, width: float, height: float, area: StageArea, least: float = 0.0) -> int:
+def head_columns(heads: int, width: float, height: float, area: StageArea, least: float = 0.0, *,
+                 gap=HEAD_GAP, top: float = TAG_ROOM, right: float = 0.0, least_down: float = 0.0) -> int:
     """How many head slices per row use ``area`` best (the largest slices),
-    the columns at least ``least`` apart on screen (a tag's room)."""
+    ``gap`` apart, ``top`` free above them (their tags) and ``right`` at the
+    right end, the columns at least ``least`` apart on screen (a tag's room),
+    the rows at least ``least_down`` (a tag beside a slice)."""
     def size(columns):
         rows = int(np.ceil(heads / columns))
         if columns > 1 and columns * least > area.width:
             return 0.0  # their tags would not fit side by side
-        return min((area.width - (columns - 1) * HEAD_GAP[0]) / (columns * width),
-                   (area.height - TAG_ROOM - (rows - 1) * HEAD_GAP[1]) / (rows * height))
+        if rows > 1 and rows * least_down > area.height - top:
+            return 0.0  # ... nor one under the other
+        return min((area.width - right - (columns - 1) * gap[0]) / (columns * width),
+                   (area.height - top - (rows - 1) * gap[1]) / (rows * height))
     return max(range(1, heads + 1), key=size)

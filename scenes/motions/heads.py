@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, PI, UP, Create, LaggedStart, Mobject, VGroup
+from manim import DOWN, PI, RIGHT, UP, Create, LaggedStart, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import appear, at_once, swap, vanish
@@ -15,15 +15,35 @@ from ..components.projection import FRONT
 from ..layout import LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
 from .turns import diagonal, turn
 
-__all__ = ["FocusHeads", "head_tags", "focus_heads", "turn_heads", "FOCUS_SHARE"]
+__all__ = ["FocusHeads", "head_tags", "focus_heads", "turn_heads", "FOCUS_SHARE", "role_lines", "tag_width"]
+
+
+SHORT_ROLES = {"previous token": "previous", "next token": "next", "first token": "first",
+               "last token": "last"}  # a tag's second line says the role in one word where it can
+
+
+def role_lines(roles) -> dict[int, str]:
+    """What each head looks at, as a tag's second line ("previous 0.91",
+    "no clear role"), from :meth:`tensors.Trace.roles`; none at all where no
+    head has a clear role (the blog's random weights: the captions say so)."""
+    if not any(r.role for r in roles):
+        return {}
+    return {r.head: f"{SHORT_ROLES.get(r.role, r.role)} {r.score:.2f}" if r.role else r.name for r in roles}
+
+
+def tag_text(head: int, roles=None) -> str:
+    """A head's tag: "head h", and what it looks at on a second line where known."""
+    role = (roles or {}).get(head)
+    return f"head {head}" + (f"\n{role}" if role else "")
 
 
 def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: float = 0.08,
-              first: int = 0) -> VGroup:
+              first: int = 0, roles=None) -> VGroup:
     """"head h" over each slice (or on its ``direction`` side), counting from
-    ``first``, pinned to the screen, not yet shown."""
+    ``first``, with its role under it where ``roles`` (:func:`role_lines`)
+    has one; pinned to the screen, not yet shown."""
     theme = layout.theme
-    tags = VGroup(*[note_text(f"head {h}", theme, font_size=font_size, color=theme.muted)
+    tags = VGroup(*[note_text(tag_text(h, roles), theme, font_size=font_size, color=theme.muted)
                     for h in range(first, first + len(slices))])
     for tag, piece in zip(tags, slices):
         layout.beside([piece], tag, direction, buff=buff, view=FRONT)
@@ -32,11 +52,17 @@ def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: fl
 
 
 TAG_GAP = 0.15  # between two head tags side by side
+TAG_BUFF = 0.12  # between a head and the tag beside it
 
 
-def tag_width(layout, last: int, font_size: int = TEXT_SIZE) -> float:
-    """How wide the widest tag of heads up to ``last`` is ("head 10")."""
-    return note_text(f"head {last}", layout.theme, font_size=font_size).width
+def tag_width(layout, last: int, font_size: int = TEXT_SIZE, roles=None, first: int = 0) -> float:
+    """How wide the widest tag of heads ``first`` to ``last`` is ("head 10", with its role)."""
+    return max(note_text(tag_text(h, roles), layout.theme, font_size=font_size).width for h in range(first, last + 1))
+
+
+def tag_height(layout, roles=None, font_size: int = TEXT_SIZE) -> float:
+    """How tall a head's tag is: one line, two with ``roles``."""
+    return note_text(tag_text(1, {1: "no clear role"} if roles else None), layout.theme, font_size=font_size).height
 
 
 @dataclass
@@ -70,13 +96,16 @@ def _axes_words(layout, grid, words, rows: bool, columns: bool) -> list:
 
 
 def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: float = 2.0, area=None,
-                rows_are_tokens: bool = True, columns_are_tokens: bool = True, room_for=None) -> FocusHeads:
+                rows_are_tokens: bool = True, columns_are_tokens: bool = True, room_for=None,
+                roles=None) -> FocusHeads:
     """Split a (h, r, c) block into its heads: head 0 goes left, large,
     with the tokens' words on its rows and/or columns (where they are
     tokens) and the label ``name[0]``; heads 1..h-1 go right, small, in a
     grid, each tagged "head h" (that small they get no words: head 0 is the
     one to read). Front view. ``room_for``: the (rows, columns) every slice
-    must have room for as well (what a turn makes of it)."""
+    must have room for as well (what a turn makes of it). ``roles``: what
+    each head looks at (:func:`role_lines`), under its tag and under head 0's
+    label."""
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
@@ -93,8 +122,11 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     later_rows, later_cols = room_for or (rows, cols)
     word_left = layout.word_room(words) if rows_are_tokens or later_rows != rows else 0.0
     word_top = layout.word_room(words, columns=True) if columns_are_tokens else 0.0
-    layout.name(focus, f"{name}[0]", DOWN, scale_of="all heads" if heads > 1 else None)
+    layout.name(focus, f"{name}[0]", DOWN, scale_of="all heads" if heads > 1 else None,
+                note=f"head 0 · {roles[0]}" if roles else None)
     target.label = focus.label
+    if others:
+        focus.label.within = left_part  # clear of the small heads
     fitted = [target] + ([ghost(target, (1, later_rows, later_cols))] if room_for else [])
     layout.fit(fitted, view=FRONT, area=left_part,
                margins=Margins(left=word_left, top=word_top, bottom=focus.label.height + 0.3))
@@ -104,11 +136,20 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         right_part = area.part(share + 0.03, 1.0)
         slot = (max(rows, later_rows), max(cols, later_cols))
         thumbs = [ghost(s, (1,) + slot) for s in others]
-        least = tag_width(layout, heads - 1) + TAG_GAP  # the tags over the heads never meet
-        columns = head_columns(len(thumbs), slot[1], slot[0], right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)),
-                               least=least)
-        layout.grid_of_blocks(thumbs, columns, gap=THUMB_GAP, area=right_part,
-                              margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3), least=least)
+        wide = tag_width(layout, heads - 1, roles=roles, first=1)
+        if roles:  # two-line tags (what each head looks at) go beside the heads, not over them
+            gap = (THUMB_GAP[0] + wide + TAG_BUFF, THUMB_GAP[1] / 2)
+            down = tag_height(layout, roles) + TAG_GAP
+            columns = head_columns(len(thumbs), slot[1], slot[0], right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)),
+                                   gap=gap, top=0.0, right=wide + TAG_BUFF, least_down=down)
+            layout.grid_of_blocks(thumbs, columns, gap=gap, area=right_part, least_down=down,
+                                  margins=Margins(top=0.1, bottom=LABEL_ROOM + 0.3, right=wide + TAG_BUFF))
+        else:  # the tags over the heads never meet
+            least = wide + TAG_GAP
+            columns = head_columns(len(thumbs), slot[1], slot[0], right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)),
+                                   least=least)
+            layout.grid_of_blocks(thumbs, columns, gap=THUMB_GAP, area=right_part,
+                                  margins=Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3), least=least)
         for s, t in zip(others, thumbs):  # each head at its slot's first cell
             there = s.copy().scale(t.pitch / s.pitch)
             there.align_cell((0, 0, 0), t.cell_center(0, 0))
@@ -120,7 +161,8 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     for piece in others:  # too small for words: head 0 beside them is the one to read
         piece.is_map = focus.is_map
         piece.thumbnail = True
-    tags = head_tags(layout, others, first=1) if others else VGroup()
+    tags = head_tags(layout, thumbs if others else [], first=1, roles=roles, direction=RIGHT if roles else UP,
+                     buff=TAG_BUFF if roles else 0.08) if others else VGroup()
     if others:
         others_label = _others_label(layout, others, name, slots=thumbs)
         shown.append(others_label)

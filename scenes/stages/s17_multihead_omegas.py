@@ -6,7 +6,7 @@ from manim import DOWN
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.fades import appear
-from scenes.motions.heads import focus_heads
+from scenes.motions.heads import focus_heads, role_lines
 from scenes.motions.matmul import batched_matmul
 
 __all__ = ["MultiheadOmegas"]
@@ -37,7 +37,8 @@ class MultiheadOmegas(StageScene):
 
         self.step("heads")
         self.say("every head's scores side by side: head 0 large, with its words")
-        focus_heads(self, self.layout, self.viewpoint, result, "multihead_omegas", self.cfg.sentence)
+        focus_heads(self, self.layout, self.viewpoint, result, "multihead_omegas", self.cfg.sentence,
+                    roles=role_lines(self.trace.roles()))
         self.say(self.remark(omegas))
         self.wait(1.0)
 

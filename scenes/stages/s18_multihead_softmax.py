@@ -7,13 +7,13 @@ the weights. Head 0 is large with its words; head 0's row 0 is written out.
 """
 
 import numpy as np
-from manim import DOWN, LEFT
+from manim import DOWN, LEFT, RIGHT
 
 from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text
-from scenes.motions.heads import focus_heads
+from scenes.motions.heads import focus_heads, role_lines
 from scenes.layout import LABEL_BUFF, Margins
 from scenes.motions.softmax import bench_between, mask_later_tokens, soften_rows
 
@@ -41,7 +41,8 @@ class MultiheadSoftmax(StageScene):
         self.step("scores")
         self.say(f"the scores of all {heads} heads, from stage 17" if heads > 1 else "the one head's scores, from stage 17")
         self.play(appear(block), appear(self.layout.place(block)))
-        shown = focus_heads(self, self.layout, self.viewpoint, block, "multihead_omegas", self.cfg.sentence)
+        shown = focus_heads(self, self.layout, self.viewpoint, block, "multihead_omegas", self.cfg.sentence,
+                            roles=role_lines(self.trace.roles()))
         maps = [shown.focus, *shown.others]
 
         self.step("scale")
@@ -82,6 +83,7 @@ class MultiheadSoftmax(StageScene):
         weights (the other heads wait off screen); the weights then take
         head 0's place, large, with their words."""
         focus, words = shown.focus, self.cfg.sentence
+        head_note = focus.label.note  # what head 0 looks at, said under its name
         home = focus.copy()
         target = focus.copy()
         target.label = focus.label
@@ -98,12 +100,12 @@ class MultiheadSoftmax(StageScene):
         # the weights alone, filling the stage area on all heads' colors (the
         # other heads join them in the next step, at head 0's place); its scores go
         before = weights_map.label
-        self.layout.name(weights_map, "multihead_attention_weights[0]", DOWN,
-                         scale_of="all heads" if len(shown.others) else None)
+        self.layout.name(weights_map, "multihead_attention_weights[0]", RIGHT,
+                         scale_of="all heads" if len(shown.others) else None, note=head_note)
         weights_map.label.row, weights_map.label.hang = None, 0  # it leaves the bench's row
         there = weights_map.copy()
-        self.layout.fit([there], margins=Margins(left=self.layout.word_room(words), bottom=weights_map.label.height + LABEL_BUFF,
-                                                 top=self.layout.word_room(words, columns=True)))
+        self.layout.fit([there], margins=Margins(left=self.layout.word_room(words), top=self.layout.word_room(
+            words, columns=True), right=weights_map.label.width + 2 * LABEL_BUFF))
         self.layout.place(there)  # the new label, where the weights are going
         label = weights_map.label
         self.play(vanish(focus), *[vanish(m, rate_func=at_once) for m in (*bench.words_on, focus.label, before)],
@@ -122,8 +124,10 @@ class MultiheadSoftmax(StageScene):
             return
         focus, home = shown.focus, self.home
         there = focus.copy()
-        there.become(home)
+        there.scale(home.pitch / there.pitch).move_to(home.get_center())  # its place, its own colors
         there.label = focus.label
+        focus.label.within = shown.area  # clear of the small heads
+        focus.label.side = DOWN  # under it again, as the small heads have theirs
         self.play(*[vanish(w, rate_func=at_once) for w in shown.words], focus.animate.become(there),
                   self.layout.follow(focus, there), run_time=0.8)
         shown.words = self.words_for(focus)

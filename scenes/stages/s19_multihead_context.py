@@ -7,7 +7,7 @@ from scenes.base import StageScene
 from scenes.components.fades import appear, swap
 from scenes.components.labels import shape_text
 from scenes.layout import LABEL_BUFF, ghost
-from scenes.motions.heads import focus_heads
+from scenes.motions.heads import focus_heads, role_lines
 from scenes.motions.matmul import batched_matmul
 from scenes.motions.turns import permute_last_two
 
@@ -66,5 +66,5 @@ class MultiheadContext(StageScene):
         self.say(f"one {shape_text(context.shape[1:])} context matrix per head: "
                  f"row i mixes the values by token i's weights")
         focus_heads(self, self.layout, self.viewpoint, result, "multihead_context_vectors", self.cfg.sentence,
-                    rows_are_tokens=True, columns_are_tokens=False)
+                    rows_are_tokens=True, columns_are_tokens=False, roles=role_lines(self.trace.roles()))
         self.wait(0.9)
