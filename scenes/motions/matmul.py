@@ -35,6 +35,7 @@ __all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
 SLOT_OPACITY = 0.1  # a result cell not computed yet: an empty slot
 FORMING_OPACITY = 0.45  # the slot being filled
+ROW_CHARS = 16  # a row's name longer than this is said "row i" over B (the caption names the tensor)
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
 LONG_PRODUCT = 22  # characters of a products' name written on one line
@@ -276,11 +277,14 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     layout.name(result, result_name)
     product_of = f"{left_name} · {right_name}"
     said = result_name if result_name.replace(" ", "") != product_of.replace(" ", "") else "the result"
-    say(next(text for text in (
+    ways = (  # the first that fits one caption line
+        f"{said} = {product_of}: row i of {left_name} times {right_name}, summed, gives entry i",
+        f"row i of {left_name} times {right_name}, summed, gives entry i of {result_name}",
+        "row i of the matrix times the vector, summed, gives entry i") if vector else (
         f"{said} = {product_of}: row i of {left_name} meets column j of {right_name} at cell (i, j)",
         f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
         "row i of the left block meets column j of the right one at cell (i, j)")
-        if len(text) <= SHORT_CAPTION))
+    say(next(text for text in ways if len(text) <= SHORT_CAPTION))
     longest = [products_name(left_name, right_name, m - 1, n - 1, vector)] + (
         [products_name(left_name, right_name, m - 1, vector=vector)] if m > 1 else [])
     # a name wider than that is said in a caption; the label then reads "products"
@@ -292,9 +296,15 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
 
     products = np.asarray(products, float)
     ends = own_range(products)  # the widest ticks a products' label can have
+    def row_title(i: int) -> str:
+        """The row of A laid on every column of B, before it multiplies: named as A's."""
+        name = _row(left_name, i)
+        return f"{name} on each column" if spelled and len(name) <= ROW_CHARS else f"row {i} on each column"
+
     above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
     if m > 1:
         above.append(layout.sized_label(products_title(longest[1]), (k, n), value_range=ends))
+        above.append(layout.sized_label(row_title(m - 1), (k, n), value_range=left.value_range))
     room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
     room.side = UP
     signs, arrangement = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room,
@@ -305,11 +315,11 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     lift = view_rotation(*view)[2] * right.pitch * 1.2
     shown = {"products": None, "label": None}
 
-    def products_label(piece, name, values):
-        """``piece`` (to show ``values`` on their own scale) named over the
-        row above ``right``, or where ``right``'s label stands (kept inside
-        the stage area), not shown."""
-        piece.part_of, piece.value_range = None, own_range(values)
+    def products_label(piece, name, values, value_range=None):
+        """``piece`` (to show ``values`` on their own scale, or on
+        ``value_range``) named over the row above ``right``, or where
+        ``right``'s label stands (kept inside the stage area), not shown."""
+        piece.part_of, piece.value_range = None, value_range or own_range(values)
         side = UP if arrangement.products_over else right_label.side
         label = layout.name(piece, name, side, shape=values.shape, values=values)
         _, bottom, _, top = layout.screen_box([left, right, result])
@@ -337,7 +347,9 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         scale, named over B (or in the place of B's label, B dimmed under them)."""
         label = products_label(piece, name, values)
         naming = [appear(label, rate_func=at_once)]
-        if not arrangement.products_over:  # B, dimmed under them, gives its label's place to them
+        if shown["label"] is not None:  # the row's own name goes as it becomes products
+            naming.append(vanish(shown["label"], rate_func=at_once))
+        elif not arrangement.products_over:  # B, dimmed under them, gives its label's place to them
             naming += [vanish(right_label, rate_func=at_once), right.animate.set_opacity(DIM)]
         scene.play(piece.animate.recolor(values, piece.value_range), *naming, run_time=run_time)
         shown["products"], shown["label"] = piece, label
@@ -403,10 +415,15 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.set_opacity(DIM),
                    result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                    run_time=0.25 * run_time)
-        # the row, stood up, is copied onto every column of B, left to right: broadcast
+        # the row, stood up, is copied onto every column of B, left to right: broadcast; named as A's
+        # row on A's colors from the moment it lies there (B's name would name what it hides)
+        label = products_label(spread, row_title(i), spread.values[0], value_range=left.value_range)
+        naming = [appear(label, rate_func=at_once)] + (
+            [] if arrangement.products_over else [vanish(right_label, rate_func=at_once)])
         spread.set_cell_opacity(0.0)
         scene.add(spread)
-        scene.play(reveal_columns(spread), run_time=0.3 * run_time)
+        scene.play(reveal_columns(spread), *naming, run_time=0.3 * run_time)
+        shown["products"], shown["label"] = spread, label
         multiply(spread, products_title(products_name(left_name, right_name, i, vector=vector)), products[i].T,
                  0.2 * run_time)
         scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.25 * run_time)
