@@ -204,8 +204,6 @@ def _abort(scene) -> None:
 def _describe(error: BaseException) -> str:
     """One line: the error and where it was raised."""
     message = f"{type(error).__name__}: {error}".splitlines()[0]
-    if os.environ.get("ATTENTION_CUBES_TRACE"):
-        traceback.print_exception(error)
     last = traceback.extract_tb(error.__traceback__)[-1:]
     if last:
         message += f" (at {Path(last[0].filename).name}:{last[0].lineno})"

@@ -122,17 +122,16 @@ class Layout:
         margins = Margins(left=base.left, right=base.right,
                           top=max(base.top, max(above, default=0.0) + LABEL_BUFF + 0.05),
                           bottom=max(base.bottom, max(below, default=0.0) + LABEL_BUFF + 0.05))
-        for block, hang in zip(blocks, fit.row_hangs(len(blocks))):
+        for block in blocks:
             if bind and getattr(block, "label", None) is not None:
-                block.label.hang = hang  # a label wider than its block hangs over the row, not off it
-                block.label.row = list(blocks)  # ... level with the row's highest top (or lowest bottom)
+                block.label.row = list(blocks)  # level with the row's highest top (or lowest bottom)
         spans = [[(l.width, None if getattr(l, "side", UP)[1] == 0 else bool(getattr(l, "side", UP)[1] < 0))
                   for l in ls] for ls in labels]
         fitted = fit.fit_row(self.camera, blocks, area or self.area(), labels=spans, gap=gap, margins=margins,
                              view=view, max_pitch=max_pitch)
         for block, hang in zip(blocks, fitted.hangs):
             if bind and getattr(block, "label", None) is not None:
-                block.label.hang = hang
+                block.label.hang = hang  # a label wider than its block hangs over the row, not off it
         return fitted
 
     def name(self, grid: CubeGrid, name: str, direction=UP, *, shape=None, stacked: bool | None = None,

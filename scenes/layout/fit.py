@@ -123,12 +123,10 @@ def fit_row(camera, blocks, area: StageArea, *, labels=(), gap=1.2, margins: Mar
     room = area.inset(margins)
     labels = [list(l) for l in labels] + [[] for _ in range(len(blocks) - len(labels))]
     gap = np.broadcast_to(np.asarray(gap, float), (max(len(blocks) - 1, 0),))
-    total, roomy, hangs = 1.0, True, row_hangs(len(blocks))
-    for n in range(3):  # perspective bends the sizes a little: measure again and settle
-        if n == 0:  # the end labels hang over the row; where they do not fit so, into the margins
-            usual = hangs
-            hangs = max(_hang_choices(len(blocks)), key=lambda h: _choice(_row_scale(
-                camera, blocks, labels, gap, margins, area, room, max_pitch, view, h), h == usual))
+    total, roomy = 1.0, True
+    hangs = _best_hangs(lambda h: _row_scale(camera, blocks, labels, gap, margins, area, room, max_pitch, view, h),
+                        len(blocks))
+    for _ in range(3):  # perspective bends the sizes a little: measure again and settle
         scale, between, first, last, roomy = _row_scale(camera, blocks, labels, gap, margins, area, room,
                                                         max_pitch, view, hangs)
         for block in blocks:
@@ -153,9 +151,14 @@ class RowFit:
     hangs: tuple = ()
 
 
-def _choice(fitted, usual: bool):
-    """How good a row's fit is: its labels roomy, then the usual hangs, then the larger scale."""
-    return fitted[-1], usual, fitted[0]
+def _best_hangs(fitted, count: int) -> list[int]:
+    """The end labels hang over the row (:func:`row_hangs`); where they do
+    not fit so, the way of :func:`_hang_choices` whose labels are roomy at
+    the largest scale (``fitted(hangs)``: :func:`_row_scale`'s answer)."""
+    usual = row_hangs(count)
+    if fitted(usual)[-1]:
+        return usual
+    return max(_hang_choices(count), key=lambda h: (lambda f: (f[-1], h == usual, f[0]))(fitted(h)))
 
 
 def _hang_choices(count: int) -> list[list[int]]:
@@ -296,27 +299,27 @@ def grid_of_blocks(camera, blocks, columns: int, area: StageArea, gap=HEAD_GAP, 
     margins = margins or Margins(top=TAG_ROOM)
     columns = max(1, min(columns, len(blocks)))
     rows = int(np.ceil(len(blocks) / columns))
-    guess = 1.0  # the scale the fit will apply: the gaps are set so that they are ``gap`` on screen after it
-    for _ in range(6):
+
+    def place(guess: float) -> float:
+        """Lay the blocks out for a fit that scales them by ``guess``, fit them; the scale it applied."""
         width = max(max(b.width for b in blocks) + gap[0] / guess, least / guess)
         height = max(max(b.height for b in blocks) + gap[1] / guess, least_down / guess)
         for n, block in enumerate(blocks):
             r, c = divmod(n, columns)
             block.move_to([(c - (columns - 1) / 2) * width, -(r - (rows - 1) / 2) * height, 0.0])
         over = max(0.0, (least - max(b.width for b in blocks) * guess) / 2)  # a tag wider than its block
-        scale = fit_blocks(camera, list(blocks), area, view=view, max_pitch=max_pitch, margins=Margins(
+        return fit_blocks(camera, list(blocks), area, view=view, max_pitch=max_pitch, margins=Margins(
             left=max(margins.left, over), right=max(margins.right, over), top=margins.top, bottom=margins.bottom))
+
+    guess = 1.0  # the scale the fit will apply: the gaps are set so that they are ``gap`` on screen after it
+    for _ in range(6):
+        scale = place(guess)
         if abs(scale - guess) <= 1e-3 * guess:
             return
         for block in blocks:  # back to the size they had: place them again for this scale
             block.scale(1 / scale)
         guess = scale
-    width = max(max(b.width for b in blocks) + gap[0] / guess, least / guess)
-    height = max(max(b.height for b in blocks) + gap[1] / guess, least_down / guess)
-    for n, block in enumerate(blocks):
-        r, c = divmod(n, columns)
-        block.move_to([(c - (columns - 1) / 2) * width, -(r - (rows - 1) / 2) * height, 0.0])
-    fit_blocks(camera, list(blocks), area, view=view, max_pitch=max_pitch, margins=margins)
+    place(guess)
 
 
 def head_columns(heads: int, width: float, height: float, area: StageArea, least: float = 0.0, *,

@@ -161,7 +161,7 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     for piece in others:  # too small for words: head 0 beside them is the one to read
         piece.is_map = focus.is_map
         piece.thumbnail = True
-    tags = head_tags(layout, thumbs if others else [], first=1, roles=roles, direction=RIGHT if roles else UP,
+    tags = head_tags(layout, thumbs, first=1, roles=roles, direction=RIGHT if roles else UP,
                      buff=TAG_BUFF if roles else 0.08) if others else VGroup()
     if others:
         others_label = _others_label(layout, others, name, slots=thumbs)

@@ -296,6 +296,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
 
     products = np.asarray(products, float)
     ends = own_range(products)  # the widest ticks a products' label can have
+
     def row_title(i: int) -> str:
         """The row of A laid on every column of B, before it multiplies: named as A's."""
         name = _row(left_name, i)
@@ -342,15 +343,21 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         return [vanish(label, rate_func=at_once)] + (
             [] if arrangement.products_over else [appear(right_label, rate_func=at_once)])
 
+    def take_place(label) -> list:
+        """``label`` shown at once over B, in place of the name there (the
+        last piece's, or B's own where the pieces take its label's place)."""
+        if shown["label"] is not None:
+            return [appear(label, rate_func=at_once), vanish(shown["label"], rate_func=at_once)]
+        if arrangement.products_over:
+            return [appear(label, rate_func=at_once)]
+        return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once)]
+
     def multiply(piece, name, values, run_time):
         """``piece`` (the row laid on B) turns into the products on their own
         scale, named over B (or in the place of B's label, B dimmed under them)."""
         label = products_label(piece, name, values)
-        naming = [appear(label, rate_func=at_once)]
-        if shown["label"] is not None:  # the row's own name goes as it becomes products
-            naming.append(vanish(shown["label"], rate_func=at_once))
-        elif not arrangement.products_over:  # B, dimmed under them, gives its label's place to them
-            naming += [vanish(right_label, rate_func=at_once), right.animate.set_opacity(DIM)]
+        dim = shown["label"] is None and not arrangement.products_over  # B, dimmed under them, gives its place
+        naming = take_place(label) + ([right.animate.set_opacity(DIM)] if dim else [])
         scene.play(piece.animate.recolor(values, piece.value_range), *naming, run_time=run_time)
         shown["products"], shown["label"] = piece, label
 
@@ -418,11 +425,9 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         # the row, stood up, is copied onto every column of B, left to right: broadcast; named as A's
         # row on A's colors from the moment it lies there (B's name would name what it hides)
         label = products_label(spread, row_title(i), spread.values[0], value_range=left.value_range)
-        naming = [appear(label, rate_func=at_once)] + (
-            [] if arrangement.products_over else [vanish(right_label, rate_func=at_once)])
         spread.set_cell_opacity(0.0)
         scene.add(spread)
-        scene.play(reveal_columns(spread), *naming, run_time=0.3 * run_time)
+        scene.play(reveal_columns(spread), *take_place(label), run_time=0.3 * run_time)
         shown["products"], shown["label"] = spread, label
         multiply(spread, products_title(products_name(left_name, right_name, i, vector=vector)), products[i].T,
                  0.2 * run_time)

@@ -85,10 +85,11 @@ class MultiheadProjections(StageScene):
 
         self.step("head 0")
         self.say("head 0 uses slice 0 of all three: multihead_U_query[0], multihead_U_key[0], multihead_U_value[0]")
-        if heads > 1:
+        if heads == 1:
+            self.wait(0.8)
+        else:
             self.play(*[p.animate.set_opacity(DIM) for pieces in slices for p in pieces[1:]], run_time=1.0)
-        self.wait(1.4 if heads > 1 else 0.8)
-        if heads > 1:
+            self.wait(1.4)
             self.say(f"heads 1 to {heads - 1}: each its own slice of all three")
             for h in range(1, heads):  # the lit slice walks through the heads
                 self.play(*[pieces[h - 1].animate.set_opacity(DIM) for pieces in slices],

@@ -62,12 +62,12 @@ class MultiheadSoftmax(StageScene):
         self.step("softmax, head 0")
         weights = self.trace["s18_multihead_attention_weights"]
         self.say("head 0 first: softmax along each row, as in stage 11")
-        self.soften_head0(shown, values[0], weights[0], f" / √{head_k}")
+        home = self.soften_head0(shown, values[0], weights[0], f" / √{head_k}")
 
         self.step("every head")
         self.say(f"heads 1 to {heads - 1}: the same softmax, every row of every head" if heads > 1
                  else "one head: its weights")
-        self.others_to_weights(shown, weights)
+        self.others_to_weights(shown, weights, home)
         sums = weights.sum(axis=-1)
         low, high = (f"{v:.4f}" for v in (sums.min(), sums.max()))
         self.wait(0.6)
@@ -80,8 +80,8 @@ class MultiheadSoftmax(StageScene):
 
     def soften_head0(self, shown, values, weights, scale_note: str):
         """Head 0's scores go through stage 11's bench, row by row, into its
-        weights (the other heads wait off screen); the weights then take
-        head 0's place, large, with their words."""
+        weights (the other heads wait off screen); the weights then fill the
+        stage area alone, with their words. Returns where head 0 stood."""
         focus, words = shown.focus, self.cfg.sentence
         head_note = focus.label.note  # what head 0 looks at, said under its name
         home = focus.copy()
@@ -112,17 +112,18 @@ class MultiheadSoftmax(StageScene):
                   weights_map.animate.become(there), run_time=1.0)
         shown.words = self.words_for(weights_map)
         self.play(appear(label, rate_func=at_once), *map(appear, shown.words), run_time=0.4)
-        shown.focus, self.home = weights_map, home  # where head 0 goes back when the others come
+        shown.focus = weights_map
+        return home  # where head 0 goes back when the others come
 
     def words_for(self, grid):
         grid.is_map = True
         return [self.layout.word_labels(grid, self.cfg.sentence), self.layout.column_words(grid, self.cfg.sentence)]
 
-    def others_to_weights(self, shown, weights):
-        """The other heads come back as their weights, all at once."""
+    def others_to_weights(self, shown, weights, home):
+        """Head 0 goes back ``home``; the other heads come back as their weights, all at once."""
         if not shown.others:
             return
-        focus, home = shown.focus, self.home
+        focus = shown.focus
         there = focus.copy()
         there.scale(home.pitch / there.pitch).move_to(home.get_center())  # its place, its own colors
         there.label = focus.label
