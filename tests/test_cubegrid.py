@@ -116,6 +116,40 @@ def test_highlight_and_paint():
     assert np.allclose(grid.cube_rgb.reshape(3, 4, 3)[1, 3], [1, 0, 0])
 
 
+def test_an_empty_slot_shows_no_value_until_it_is_filled():
+    """A result's slots are one grey before they are computed (never a faint
+    preview of the pattern to come); a slot made fully opaque shows its value."""
+    from scenes.components.palette import SLOT_RGB
+
+    values = np.arange(12.0).reshape(3, 4)
+    grid = CubeGrid(values).set_cell_opacity(0.1).empty()
+    assert np.allclose(grid.cube_rgb, SLOT_RGB)
+    grid.recolor(values * 2)  # new values behind an empty slot stay unseen
+    assert np.allclose(grid.cube_rgb, SLOT_RGB)
+    grid.set_cell_opacity(0.45, (0, 1))  # being formed: still grey
+    assert np.allclose(grid.cube_rgb, SLOT_RGB)
+    grid.set_cell_opacity(1.0, (0, 1))
+    rgb = grid.cube_rgb.reshape(3, 4, 3)
+    assert np.allclose(rgb[1], value_colors(values[1] * 2, grid.value_range))
+    assert np.allclose(rgb[[0, 2]], SLOT_RGB)
+    assert np.allclose(grid.subgrid((0, 2)).cube_rgb, SLOT_RGB)  # a piece of a slot is a slot
+    grid.fill()
+    assert np.allclose(grid.cube_rgb, value_colors(values.reshape(-1) * 2, grid.value_range))
+
+
+def test_a_scale_centred_on_zero_writes_its_middle():
+    """Products of both signs are colored on −a … a: the bar says its middle is 0."""
+    from scenes.components.colorbar import ScaleBar
+
+    centred, plain = ScaleBar((-4.55, 4.55)), ScaleBar((0.1, 4.55))
+    assert centred.zero is not None and centred.zero.text == "0"
+    low, high = centred.ticks
+    assert low.get_right()[0] < centred.zero.get_center()[0] < high.get_left()[0]
+    middle = (low.get_right()[0] + high.get_left()[0]) / 2
+    assert abs(centred.zero.get_center()[0] - middle) < 0.05
+    assert plain.zero is None
+
+
 def test_enclosed_cubes_are_skipped_unless_exposed():
     grid = CubeGrid(np.zeros((3, 3, 3)))
     assert 13 not in grid.drawn_cells()  # the centre cube is enclosed

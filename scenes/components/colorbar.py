@@ -20,12 +20,32 @@ from manim import LEFT, RIGHT, Rectangle, Text, VGroup
 from .numbers import tick_values
 from .palette import DARK, MASKED_HEX, Theme, rainbow
 
-__all__ = ["ScaleBar", "SCALE_WIDTH", "MASKED_SIGN"]
+__all__ = ["ScaleBar", "SCALE_WIDTH", "MASKED_SIGN", "centred_on_zero"]
 
 SCALE_WIDTH = 1.3  # the gradient's width, frame units
 SCALE_HEIGHT = 0.16
 SCALE_STOPS = 13  # gradient stops along the hue circle
 MASKED_SIGN = "−∞"  # the one sign for a masked score, on blocks and in legends
+
+
+def centred_on_zero(value_range) -> bool:
+    """A scale from −a to a (products of both signs): its middle color is 0.
+
+    >>> centred_on_zero((-4.55, 4.55)), centred_on_zero((-4.55, 3.0)), centred_on_zero((0.0, 0.0))
+    (True, False, False)
+    """
+    low, high = (float(v) for v in value_range)
+    return low < 0 < high and abs(low + high) <= 1e-9 * high
+
+
+def _gradient(width: float, start: float, end: float, theme: Theme) -> VGroup:
+    """The rainbow from ``start`` to ``end`` (0 purple ... 1 red) in a framed
+    bar: one cairo linear gradient, cheap to draw every frame."""
+    stops = [rgb_to_hex(c) for c in rainbow(np.linspace(start, end, max(2, round(SCALE_STOPS * (end - start)))))]
+    bar = Rectangle(width=width, height=SCALE_HEIGHT, stroke_width=0)
+    bar.set_fill(stops, opacity=1.0).set_sheen_direction(RIGHT)
+    frame = Rectangle(width=width, height=SCALE_HEIGHT, stroke_color=theme.muted, stroke_width=1)
+    return VGroup(bar, frame)
 
 
 def rgb_to_hex(rgb) -> str:
@@ -34,22 +54,27 @@ def rgb_to_hex(rgb) -> str:
 
 class ScaleBar(VGroup):
     """``low ▮▮▮▮ high`` on one line: the rainbow with its real ends, at
-    ``font_size``; ``masked``: a swatch of the masked color and its sign after it."""
+    ``font_size`` (a scale centred on 0, ``−a ▮▮ 0 ▮▮ a``: its middle is
+    written); ``masked``: a swatch of the masked color and its sign after it."""
 
     def __init__(self, value_range: tuple[float, float], theme: Theme = DARK, font_size: int = 21,
                  width: float = SCALE_WIDTH, masked: bool = False):
         self.value_range = (float(value_range[0]), float(value_range[1]))
-        # one rectangle, one cairo linear gradient: cheap to draw every frame
-        stops = [rgb_to_hex(c) for c in rainbow(np.linspace(0.0, 1.0, SCALE_STOPS))]
-        gradient = Rectangle(width=width, height=SCALE_HEIGHT, stroke_width=0)
-        gradient.set_fill(stops, opacity=1.0).set_sheen_direction(RIGHT)
-        frame = Rectangle(width=width, height=SCALE_HEIGHT, stroke_color=theme.muted, stroke_width=1)
         low, high = (Text(t, font="DejaVu Sans", font_size=font_size, color=theme.ink)
                      for t in tick_values(self.value_range))
-        low.next_to(gradient, LEFT, buff=0.1)
-        high.next_to(gradient, RIGHT, buff=0.1)
-        self.gradient, self.ticks = gradient, (low, high)
-        parts = [gradient, frame, low, high]
+        self.centred = centred_on_zero(self.value_range)
+        if self.centred:  # "−a ▮▮ 0 ▮▮ a": the middle color is said to be 0
+            zero = Text("0", font="DejaVu Sans", font_size=font_size, color=theme.ink)
+            halves = [_gradient(width / 2, 0.0, 0.5, theme), _gradient(width / 2, 0.5, 1.0, theme)]
+            zero.next_to(halves[0], RIGHT, buff=0.08)
+            halves[1].next_to(zero, RIGHT, buff=0.08)
+            bars, self.zero = [*halves, zero], zero
+        else:
+            bars, self.zero = [_gradient(width, 0.0, 1.0, theme)], None
+        low.next_to(bars[0], LEFT, buff=0.1)
+        high.next_to(bars[-2 if self.centred else 0], RIGHT, buff=0.1)
+        self.ticks = (low, high)
+        parts = [*bars, low, high]
         if masked:
             swatch = Rectangle(width=SCALE_HEIGHT * 1.6, height=SCALE_HEIGHT * 1.6, stroke_width=1,
                                stroke_color=theme.muted, fill_color=MASKED_HEX, fill_opacity=1.0)

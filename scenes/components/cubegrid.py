@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 from manim import Mobject
 
-from .palette import MASKED_RGB, value_colors
+from .palette import MASKED_RGB, SLOT_RGB, value_colors
 
 __all__ = ["CubeGrid", "grids_in", "shared_deepcopy", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES", "FACE_LAYERS"]
 
@@ -159,6 +159,8 @@ class CubeGrid(Mobject):
         self.cube_opacity = np.ones(self.values.size)
         # cells masked out (a causal mask's -inf): drawn dark whatever their value
         self.cube_masked = np.zeros(self.values.size, dtype=bool)
+        # cells not computed yet (empty slots): drawn in one grey until filled
+        self.cube_empty = np.zeros(self.values.size, dtype=bool)
         super().__init__(**kwargs)
 
     # -- construction -------------------------------------------------------
@@ -308,6 +310,7 @@ class CubeGrid(Mobject):
         part.cube_rgb = self.cube_rgb[ids].copy()
         part.cube_opacity = self.cube_opacity[ids].copy()
         part.cube_masked = self.cube_masked[ids].copy()
+        part.cube_empty = self.cube_empty[ids].copy()
         part.part_of = self  # a piece of this block (named by its label) until it is named itself
         return part
 
@@ -324,8 +327,30 @@ class CubeGrid(Mobject):
 
     # -- color and emphasis ----------------------------------------------------
     def set_cell_opacity(self, opacity: float, index=None) -> "CubeGrid":
+        """Opacity of the cells at ``index`` (all by default); an empty slot
+        made fully opaque is filled: it shows its value from then on."""
         ids = slice(None) if index is None else self.cell_ids(index)
         self.cube_opacity[ids] = opacity
+        if opacity >= 1.0:
+            self.fill(index)
+        return self
+
+    def empty(self, index=None) -> "CubeGrid":
+        """The cells at ``index`` (all by default) become empty slots: one
+        neutral grey, whatever they will hold (use with ``.animate``)."""
+        ids = slice(None) if index is None else self.cell_ids(index)
+        self.cube_empty[ids] = True
+        return self._darken_masked()
+
+    def fill(self, index=None) -> "CubeGrid":
+        """Empty slots at ``index`` (all by default) show their values (use
+        with ``.animate``: grey turns into their colors)."""
+        ids = np.arange(self.cell_count) if index is None else self.cell_ids(index)
+        ids = ids[self.cube_empty[ids]]
+        if ids.size:
+            self.cube_empty[ids] = False
+            self.cube_rgb[ids] = value_colors(self.values.reshape(-1)[ids], self.value_range)
+            self._darken_masked()
         return self
 
     def highlight(self, index, dim: float = 0.18) -> "CubeGrid":
@@ -358,6 +383,7 @@ class CubeGrid(Mobject):
         return self._darken_masked()
 
     def _darken_masked(self) -> "CubeGrid":
+        self.cube_rgb[self.cube_empty] = SLOT_RGB
         self.cube_rgb[self.cube_masked] = MASKED_RGB
         return self
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
-    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "rainbow", "normalise", "value_colors", "Theme", "DARK", "LIGHT",
+    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "SLOT_RGB", "rainbow", "normalise", "value_colors", "Theme", "DARK", "LIGHT",
     "Lighting", "HEADLIGHT", "FLAT", "Panel", "PANEL", "Look", "LOOK", "THEMES",
 ]
 
@@ -27,6 +27,9 @@ RED_HEX = "#FF0000"
 # rainbow, a dark slate that reads as "not there" on either theme.
 MASKED_HEX = "#3A3F4B"
 MASKED_RGB = np.array([0x3A, 0x3F, 0x4B]) / 255.0
+# A cell not computed yet (an empty slot of a result): one neutral grey, so a
+# slot never shows the pattern it will hold before it is computed.
+SLOT_RGB = np.array([0x9A, 0x9E, 0xA6]) / 255.0
 _HUE_SPAN = 270.0 / 360.0  # purple at t = 0 ... red at t = 1
 
 

@@ -209,7 +209,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         layout.upright(mark)
         signs.add(mark)
     layout.place(result)
-    result.set_cell_opacity(SLOT_OPACITY)
+    result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
     scene.play(appear(result), appear(result.label), appear(signs), *map(appear, late), run_time=0.6)
     return signs, chosen
 
@@ -283,6 +283,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         "row i of the matrix times the vector, summed, gives entry i") if vector else (
         f"{said} = {product_of}: row i of {left_name} meets column j of {right_name} at cell (i, j)",
         f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
+        f"row i of {left_name} meets column j of {right_name}: cell (i, j)",
         "row i of the left block meets column j of the right one at cell (i, j)")
     say(next(text for text in ways if len(text) <= SHORT_CAPTION))
     longest = [products_name(left_name, right_name, m - 1, n - 1, vector)] + (
@@ -297,10 +298,11 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     products = np.asarray(products, float)
     ends = own_range(products)  # the widest ticks a products' label can have
 
-    def row_title(i: int) -> str:
-        """The row of A laid on every column of B, before it multiplies: named as A's."""
-        name = _row(left_name, i)
-        return f"{name} on each column" if spelled and len(name) <= ROW_CHARS else f"row {i} on each column"
+    def row_title(i: int, spread: bool = True) -> str:
+        """The row of A laid on a column of B (``spread``: on every column),
+        before it multiplies: named as A's."""
+        name = _row(left_name, i) if spelled and len(_row(left_name, i)) <= ROW_CHARS else f"row {i}"
+        return f"{name} on each column" if spread else name
 
     above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
     if m > 1:
@@ -385,16 +387,19 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, 0)), *frames.to(boxes),
                        run_time=0.3 * run_time)
             scene.add(piece)
-            scene.play(turn(piece, -PI / 2, OUT, shift=shift), run_time=0.3 * run_time)
-            shown["row"] = piece
+            # the row, named as A's row from the moment it lies on B (B's name would name what it hides)
+            naming = take_place(products_label(piece, row_title(0, spread=False), row_values,
+                                               value_range=left.value_range))
+            scene.play(turn(piece, -PI / 2, OUT, shift=shift), *naming, run_time=0.3 * run_time)
+            shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
         else:
             piece = shown["row"]
-            gone = unname(shown["label"])
-            shown["products"] = shown["label"] = None
             piece.recolor(row_values, left.value_range)  # the row again, on its way to the next column
-            piece.part_of, piece.label = left, None
+            naming = take_place(products_label(piece, row_title(0, spread=False), row_values,
+                                               value_range=left.value_range))
             step = right.cell_center(0, j) - right.cell_center(0, j - 1)
-            scene.play(*gone, piece.animate.shift(step),
+            shown["label"] = piece.label
+            scene.play(*naming, piece.animate.shift(step),
                        right.animate.highlight((0, slice(None), j), DIM),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                        run_time=0.3 * run_time)
@@ -534,9 +539,9 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         moves = [left0.animate.recolor(left_values[h], left.value_range)]
         if not copies:
             moves.append(right0.animate.recolor(right_values[h], right.value_range))
-        scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY),
+        scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY).empty(),
                    *[a for old, new in zip(olds, news) for a in swap(old, new)], run_time=0.35 * run)
-        head.recolor(result_values[h], value_range).set_cell_opacity(0.0)
+        head.recolor(result_values[h], value_range).fill().set_cell_opacity(0.0)
         scene.play(fill_rows(head), run_time=0.65 * run)
     block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
     block.align_cell((0, 0, 0), head.cell_center(0, 0))

@@ -128,7 +128,7 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
                 layout.column_words(weights, words)]
     weights.row_words = scores.row_words  # the weights' rows are level with the scores' and their words
     scores.is_map = weights.is_map = True
-    weights.set_cell_opacity(SLOT_OPACITY)
+    weights.set_cell_opacity(SLOT_OPACITY).empty()  # grey slots: the weights are not computed yet
     return SoftmaxBench(scores, bench, weights, scores_name, weights_name, words_on)
 
 

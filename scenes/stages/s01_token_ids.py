@@ -88,7 +88,7 @@ class TokenIds(StageScene):
 
         self.step("sentence")
         self.say(f"the sentence: {len(words)} words; sentence will hold their ids")
-        column.set_cell_opacity(SLOT_OPACITY)  # empty slots, named from the start
+        column.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots, named from the start
         self.play(LaggedStart(*[appear(w) for w in word_mobs], lag_ratio=0.12), appear(column),
                   appear(self.layout.place(column)))
         self.play(appear(dictionary), appear(dict_title))

@@ -1,5 +1,7 @@
 """Stage 4: softmax along each row of ω gives the attention weights."""
 
+import numpy as np
+
 from scenes.storyboards.row_softmax import RowSoftmaxStage
 
 __all__ = ["SoftmaxRows"]
@@ -15,3 +17,19 @@ class SoftmaxRows(RowSoftmaxStage):
     scores_key = "s03_omega"
     masked_key = "s04_masked_omega"
     weights_key = "s04_attention_weights"
+
+    def point_out_maxima(self, grid, weights):
+        """Each row's largest weight framed, then why the diagonal wins where it does."""
+        super().point_out_maxima(grid, weights)
+        self.wait(0.2)
+        self.say(self.why_diagonal(weights))
+        self.wait(1.0)
+
+    def why_diagonal(self, weights) -> str:
+        """Said from the numbers: how many rows the diagonal wins, and how sharp the rows are."""
+        tokens = len(weights)
+        mine = int((weights.argmax(axis=-1) == np.arange(tokens)).sum())
+        sharp = float(np.median(weights.max(axis=-1)))
+        if self.cfg.mask == "causal" or mine < tokens:
+            return f"{mine} of {tokens} rows weigh their own token most; the median top weight is {sharp:.2f}"
+        return f"ω[i, i] = x⁽ⁱ⁾·x⁽ⁱ⁾ = |x⁽ⁱ⁾|² tops row i; unscaled, exp makes it win: median top weight {sharp:.2f}"

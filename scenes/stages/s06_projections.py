@@ -4,7 +4,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Brace, Group
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
-from scenes.components.fades import appear, at_once, vanish
+from scenes.components.fades import appear, vanish
 from scenes.components.labels import TEXT_SIZE
 from scenes.components.projection import FRONT
 from scenes.layout import Margins
@@ -83,9 +83,9 @@ class ProjectionMatrices(StageScene):
             results.append(result)
             place, last = grid, vector
             leaving = [grid, vector, result]
+            # the blocks and their names fade together: no frame shows a block without its name
             self.play(*[vanish(m) for m in leaving],
-                      *[vanish(m, rate_func=at_once) for m in (grid.label, vector.label, result.label, done.signs)],
-                      run_time=0.5)
+                      *[vanish(m) for m in (grid.label, vector.label, result.label, done.signs)], run_time=0.5)
         self.side_by_side(results)
 
     def side_by_side(self, results):

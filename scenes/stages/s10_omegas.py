@@ -10,7 +10,7 @@ class QueryKeyScores(MatmulStage):
     title = "Scores ω′ = Q · Kᵀ"
     summary = "matmul Q (8×17) · Kᵀ (17×8) = 8×8 scores ω′; compare with ω of stage 3"
     code = "omegas = queries.matmul(keys.T)"
-    formula_tex = r"\omega_{ij} = q^{(i)\top} k^{(j)}"
+    formula_tex = r"\omega'_{ij} = q^{(i)\top} k^{(j)}"
     left_key, right_key, result_key = "s07_queries", "s08_keys", "s10_omegas"
     right_transposed = True
     names = ("Q", "Kᵀ", "ω′")

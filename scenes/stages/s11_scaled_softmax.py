@@ -37,12 +37,13 @@ class ScaledSoftmax(RowSoftmaxStage):
         self.step("scale")
         d_k = self.cfg.d_k
         root = d_k ** 0.5
-        self.say(f"÷ √d_k = √{d_k} = {root:.3g}: every score {root:.3g}× smaller, the same pattern")
+        self.say(f"÷ √d_k = √{d_k} = {root:.3g}: every score {root:.3g}× smaller; on {self.scores_name}'s "
+                 f"colors they all move toward the middle")
         old = scores.label
-        scores.value_range = (float(scaled.min()), float(scaled.max()))
-        self.layout.name(scores, self.scaled_name(), DOWN, values=scaled)
+        # kept on the unscaled scores' colors: the shrink is seen (on its own scale it would look the same)
+        self.layout.name(scores, self.scaled_name(), DOWN, values=scaled, scale_of=self.scores_name)
         self.layout.place(scores)
-        self.play(scores.animate.recolor(scaled), *swap(old, scores.label), run_time=1.5)
+        self.play(scores.animate.recolor(scaled, scores.value_range), *swap(old, scores.label), run_time=2.0)
         self.scale_note = f"/√{d_k}"
         self.wait(0.6)
         self.say(self.why_scale(scaled))

@@ -22,17 +22,17 @@ class MultiheadOmegas(StageScene):
     def storyboard(self):
         omegas = self.trace["s17_multihead_omegas"]
         queries = self.block("s14_multihead_queries", "multihead_queries", direction=DOWN)
-        keys_t = self.block("s15_multihead_keys", "multihead_keys.mT", transposed=True, direction=DOWN)
+        keys_t = self.block("s15_multihead_keys", "multihead_keys.swapaxes(1, 2)", transposed=True, direction=DOWN)
         self.layout.row(queries, keys_t, gap=1.4)
         self.step("operands")
-        self.say("per head: the queries, and the keys turned (.mT is swapaxes(1, 2): each slice transposed)")
+        self.say("per head: the queries, and the keys turned: swapaxes(1, 2) transposes each head's slice")
         self.play(appear(queries), appear(keys_t), appear(self.layout.place(queries)),
                   appear(self.layout.place(keys_t)))
 
         self.step("matmul per head")
         result = batched_matmul(self, self.layout, self.viewpoint, queries, keys_t, omegas,
                                 matmul_products(queries.values[0], keys_t.values[0]),
-                                names=("multihead_queries", "multihead_keys.mT", "multihead_omegas"),
+                                names=("multihead_queries", "multihead_keys.swapaxes(1, 2)", "multihead_omegas"),
                                 say=self.say, view=self.view)
 
         self.step("heads")

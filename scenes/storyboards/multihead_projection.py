@@ -77,7 +77,6 @@ class MultiheadProjectionStage(StageScene):
                  f"{shape_text((rows, cols))} → {shape_text(final.shape[1:])}")
         turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.6 / self.speed,
                    axis_color=self.theme.accent)
-        heads_said = f"{final.shape[0]} heads × " if final.shape[0] > 1 else "one head × "
-        self.say(f"{self.result_name}: {shape_text(final.shape)}, {heads_said}"
-                 f"{final.shape[1]} tokens × {final.shape[2]}: row i of every head is token i")
+        every = "every head" if final.shape[0] > 1 else "the one head"
+        self.say(f"{self.result_name}: {shape_text(final.shape)}; in {every}, row i is token i")
         self.wait(1.0)

@@ -1,11 +1,12 @@
 """U · Xᵀ as a matmul, then the transpose shown as the block turning (stages 7-9)."""
 
-from manim import RIGHT, UP
+from manim import DOWN, ORIGIN, RIGHT, Arrow, Create, Rectangle, Text, VGroup
 
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.fades import appear, vanish
-from scenes.components.labels import shape_text
+from scenes.components.labels import NAME_SIZE, TEXT_FONT, shape_text
+from scenes.components.projection import FRONT
 from scenes.layout import Margins
 from scenes.motions.matmul import matmul
 from scenes.motions.turns import transpose_turn
@@ -53,8 +54,44 @@ class ProjectionStage(StageScene):
         self.play(vanish(product.label), run_time=0.3)
         result = transpose_turn(self, product, result_values, run_time=3.0 / self.speed,
                                 axis_color=self.theme.accent)
-        self.layout.name(result, self.result_name, UP)
-        self.close_on(result, margins=Margins(left=self.layout.word_room(self.cfg.sentence)), run_time=1.0)
-        words = self.layout.word_labels(result, self.cfg.sentence)
-        self.say(f"{self.result_name}: {shape_text(result_values.shape)}, token i's {self.role} in row i")
-        self.play(appear(words))
+        self.before_and_after(product, before, result, name)
+
+    def before_and_after(self, product, before, result, name):
+        """The closing shot that keeps the transpose in view: the block
+        before ``.T`` (a token in each column, its words over them) beside
+        the turned one (a token in each row, its words beside them), column
+        0 and row 0 framed alike."""
+        words = self.cfg.sentence
+        twin = product.like(before, product.value_range, dims=product.dims)
+        self.layout.name(twin, name, DOWN)
+        self.layout.name(result, self.result_name, DOWN)
+        goal = result.copy()
+        room = self.layout.word_room(words)
+        self.layout.row(twin, goal, gap=room + 1.0, view=FRONT, bind=False,
+                        margins=Margins(top=self.layout.word_room(words, columns=True)))
+        self.play(self.viewpoint.turn(*FRONT), result.animate.become(goal), run_time=1.0)
+        self.layout.place(twin)
+        self.layout.place(result)
+        sign = VGroup(Text(".T", font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=self.theme.ink),
+                      Arrow(ORIGIN, RIGHT * 0.7, buff=0, color=self.theme.ink)).arrange(DOWN, buff=0.05)
+        gap = self.layout.screen_box([result])[0] - self.layout.screen_box([twin])[2]
+        self.layout.beside([twin], sign, RIGHT, buff=(gap - room - sign.width) / 2)
+        self.layout.upright(sign)
+        self.play(appear(twin), appear(twin.label), appear(result.label), appear(sign), run_time=0.6)
+        columns = self.layout.column_words(twin, words)
+        rows = self.layout.word_labels(result, words)
+        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, token i's {self.role} in row i "
+                 f"(column i of {name})")
+        self.play(appear(columns), appear(rows))
+        frames = [self.around(twin, (0, slice(None), 0)), self.around(result, (0, 0))]
+        self.play(*[Create(f) for f in frames], run_time=0.6)
+        self.wait(1.0)
+
+    def around(self, grid, index) -> Rectangle:
+        """A frame round the cells ``index`` of ``grid``, on screen."""
+        left, bottom, right, top = self.layout.screen_box([grid.subgrid(index)])
+        pad = 0.12 * grid.pitch
+        box = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=3,
+                        color=self.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
+        self.layout.fixed(box)
+        return box

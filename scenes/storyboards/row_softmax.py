@@ -41,7 +41,7 @@ class RowSoftmaxStage(StageScene):
         room = None
         if scaled or self.cfg.mask == "causal":  # the name it takes later: scaled, masked (a swatch for −∞)
             room = BlockLabel(scaled or self.scores_name, scores.source_shape, self.theme, scores.value_range,
-                              masked=self.cfg.mask == "causal")
+                              masked=self.cfg.mask == "causal", scale_of=self.scores_name if scaled else None)
             room.side = DOWN
         bench = bench_between(self.layout, scores, weights_values, self.scores_name, self.weights_name, words,
                               scale_note=self.scale_note_for(), right=self.inset_share * self.layout.area().width,
@@ -57,7 +57,7 @@ class RowSoftmaxStage(StageScene):
             self.say(f"causal mask: a token may not look ahead: later tokens' scores become {MASKED_SIGN}")
             mark = mask_later_tokens(self, self.layout, [scores])
             old = scores.label
-            self.layout.name(scores, scores.label.tensor_name, DOWN)
+            self.layout.name(scores, scores.label.tensor_name, DOWN, scale_of=scores.label.scale_of)
             self.layout.place(scores)
             self.play(*swap(old, scores.label), run_time=0.4)
             self.play(vanish(mark), run_time=0.4)
