@@ -301,8 +301,10 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     def row_title(i: int, spread: bool = True) -> str:
         """The row of A laid on a column of B (``spread``: on every column),
         before it multiplies: named as A's."""
-        name = _row(left_name, i) if spelled and len(_row(left_name, i)) <= ROW_CHARS else f"row {i}"
-        return f"{name} on each column" if spread else name
+        short = len(_row(left_name, i)) <= ROW_CHARS
+        if not spread:  # one row on one column: A's row as PyTorch indexes it, where that is short
+            return _row(left_name, i) if short else f"row {i}"
+        return f"{_row(left_name, i)} on each column" if spelled and short else f"row {i} on each column"
 
     above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
     if m > 1:

@@ -37,8 +37,7 @@ class ScaledSoftmax(RowSoftmaxStage):
         self.step("scale")
         d_k = self.cfg.d_k
         root = d_k ** 0.5
-        self.say(f"÷ √d_k = √{d_k} = {root:.3g}: every score {root:.3g}× smaller; on {self.scores_name}'s "
-                 f"colors they all move toward the middle")
+        self.say(f"÷ √{d_k} = {root:.3g}: every score {root:.3g}× smaller, seen on {self.scores_name}'s colors")
         old = scores.label
         # kept on the unscaled scores' colors: the shrink is seen (on its own scale it would look the same)
         self.layout.name(scores, self.scaled_name(), DOWN, values=scaled, scale_of=self.scores_name)
