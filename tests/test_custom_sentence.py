@@ -61,10 +61,10 @@ def test_axes_name_every_block_by_what_it_counts(variant, tmp_path):
 
 
 def test_axes_follow_a_transpose(tmp_path):
-    """Stage 7 ends on Q (tokens x d_k), turned from U_query·Xᵀ (d_k x tokens)."""
+    """Stage 7 ends on Q (tokens x d_k) beside U_query·Xᵀ (d_k x tokens), the block it was turned from."""
     scene = render_with(AttentionConfig(), 7, tmp_path, Panel(axes=True))
-    grids = [m for m in scene.mobjects if type(m).__name__ == "CubeGrid"]
-    assert [g.dims for g in grids] == [(None, "tokens", "features (d_k)")]
+    grids = {m.label.tensor_name: m.dims for m in scene.mobjects if type(m).__name__ == "CubeGrid"}
+    assert grids == {"Q": (None, "tokens", "features (d_k)"), "U_query·Xᵀ": (None, "features (d_k)", "tokens")}
 
 
 def test_floor_grid_lies_behind_every_block(tmp_path):
