@@ -187,12 +187,13 @@ class Layout:
         return InPlace(label, glide)
 
     def sized_label(self, name: str, shape, direction=UP, stacked: bool | None = None,
-                    value_range=(0.0, 1.0), scale_of: str | None = None) -> BlockLabel:
+                    value_range=(0.0, 1.0), scale_of: str | None = None, masked: bool = False) -> BlockLabel:
         """A label as :meth:`name` would draw it for a block of ``shape`` (with
-        a scale, ``value_range``, said to be ``scale_of``'s) on its
-        ``direction`` side, bound to nothing: to keep room for it, or to
-        stand for a group of blocks."""
+        a scale, ``value_range``, said to be ``scale_of``'s; ``masked``: with
+        the masked color) on its ``direction`` side, bound to nothing: to
+        keep room for it, or to stand for a group of blocks."""
         stand_in = CubeGrid(np.zeros(shape if len(shape) > 1 else (1,) + tuple(shape)), value_range=value_range)
+        stand_in.cube_masked[:] = masked
         return self.name(stand_in, name, direction, shape=shape, stacked=stacked, scale_of=scale_of)
 
     def place(self, grid: Mobject, buff: float = LABEL_BUFF, view=None) -> Mobject:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, OUT, PI, UP, Create, Rectangle, Text, Triangle, VGroup
+from manim import DOWN, OUT, PI, UP, Create, Dot, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, swap, vanish
@@ -38,6 +38,7 @@ FORMING_OPACITY = 0.45  # the slot being filled
 ROW_CHARS = 16  # a row's name longer than this is said "row i" over B (the caption names the tensor)
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
+MULTIPLY_DOT = 0.07  # the "·" between A and B: a dot as heavy as the "=" (about 8 px across at 480p)
 LONG_PRODUCT = 22  # characters of a products' name written on one line
 WIDE_PRODUCTS = 5.2  # a products' name wider than this (a line, frame units) is said in a caption instead
 SHORT_CAPTION = 84  # characters: a caption sure to fit its two lines
@@ -203,7 +204,8 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     late = [layout.place(g) for g in (left, right) if g not in shown]  # labels that wait for their block's place
     signs = VGroup()
     for before, after, sign in ((left, right, "·"), (right, result, "=")):
-        mark = Text(sign, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=layout.theme.ink)
+        mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"  # a "·" glyph is 3 px at 480p
+                else Text(sign, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=layout.theme.ink))
         gap = layout.screen_box([after])[0] - layout.screen_box([before])[2]
         layout.beside([before], mark, [1.0, 0.0, 0.0], buff=(gap - mark.width) / 2)
         layout.upright(mark)

@@ -89,9 +89,11 @@ class ProjectionMatrices(StageScene):
         self.side_by_side(results)
 
     def side_by_side(self, results):
-        """q⁽⁰⁾, k⁽⁰⁾ and v⁽⁰⁾ in a row, labels alternating above and below."""
-        for n, result in enumerate(results):
-            result.label.side = UP if n % 2 == 0 else DOWN
+        """q⁽⁰⁾, k⁽⁰⁾ and v⁽⁰⁾ in a row, each labelled above itself (the row
+        spreads so that the labels stand apart, each over its own vector)."""
+        for result in results:
+            result.label.side = UP
+            result.label.hang = 0
             result.set_opacity(1.0)
         self.viewpoint.look_from(FRONT)
         self.layout.row(*results, gap=1.2, view=FRONT)

@@ -62,8 +62,15 @@ class ScaledSoftmax(RowSoftmaxStage):
         return (f"a row's top leads by ~{shown_value(lead)}, not ~{shown_value(before)}: "
                 f"the runner-up keeps {top:.0%} of its weight")
 
+    def compared(self, before, weights) -> str:
+        """How stage 4's weights and these differ, said from the numbers: rows one-hot in each."""
+        there, here = (int((np.max(w, axis=-1) >= ONE_HOT).sum()) for w in (before, weights))
+        rows = len(weights)
+        return (f"stage 4's α (no projections, no ÷√d_k): {there} of {rows} rows one-hot there, "
+                f"{here} of {rows} here")
+
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)
         other = self.inset("s04_attention_weights", "stage 4: α", self.inset_share, beside=grid)
-        self.say("compare stage 4's α (no projections, no ÷√d_k): other weights")
+        self.say(self.compared(self.trace["s04_attention_weights"], weights))
         self.play(appear(other), appear(other.label))

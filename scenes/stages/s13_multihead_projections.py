@@ -91,9 +91,8 @@ class MultiheadProjections(StageScene):
             self.play(*[p.animate.set_opacity(DIM) for pieces in slices for p in pieces[1:]], run_time=1.0)
             self.wait(1.4)
             self.say(f"heads 1 to {heads - 1}: each its own slice of all three")
-            for h in list(range(1, heads)) + [0]:  # the lit slice walks through the heads, and back to head 0
-                lit = h - 1 if h else heads - 1
-                self.play(*[pieces[lit].animate.set_opacity(DIM) for pieces in slices],
+            for h in range(1, heads):  # the lit slice walks through the heads
+                self.play(*[pieces[h - 1].animate.set_opacity(DIM) for pieces in slices],
                           *[pieces[h].animate.set_opacity(1.0) for pieces in slices], run_time=0.45)
             self.say(f"head h computes with slice h of each: multihead_U_query[h], multihead_U_key[h], "
                      f"multihead_U_value[h]; stages 14 to 16 show how")

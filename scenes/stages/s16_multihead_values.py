@@ -23,5 +23,5 @@ class MultiheadValues(MultiheadProjectionStage):
         focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                     rows_are_tokens=False, columns_are_tokens=True)
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, a token in each column of every "
-                 f"head, not turned yet: stage 19 turns it")
+                 f"head, not transposed yet: stage 19 permutes it")
         self.wait(0.9)

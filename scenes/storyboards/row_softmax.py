@@ -12,7 +12,6 @@ from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appear, swap, vanish
-from scenes.components.labels import BlockLabel
 from scenes.motions.softmax import bench_between, mask_later_tokens, soften_rows
 
 __all__ = ["RowSoftmaxStage"]
@@ -40,9 +39,9 @@ class RowSoftmaxStage(StageScene):
         scaled = self.scaled_name()
         room = None
         if scaled or self.cfg.mask == "causal":  # the name it takes later: scaled, masked (a swatch for −∞)
-            room = BlockLabel(scaled or self.scores_name, scores.source_shape, self.theme, scores.value_range,
-                              masked=self.cfg.mask == "causal", scale_of=self.scores_name if scaled else None)
-            room.side = DOWN
+            room = self.layout.sized_label(scaled or self.scores_name, scores.source_shape, DOWN,
+                                           value_range=scores.value_range, masked=self.cfg.mask == "causal",
+                                           scale_of=self.scores_name if scaled else None)
         bench = bench_between(self.layout, scores, weights_values, self.scores_name, self.weights_name, words,
                               scale_note=self.scale_note_for(), right=self.inset_share * self.layout.area().width,
                               scores_room=room)
