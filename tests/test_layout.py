@@ -49,7 +49,7 @@ CORNERS = {
 }
 SIZE = {"pixel_width": 320, "pixel_height": 180}  # Text wraps lines below ~320 px: not a real render
 EVERY = 0.25  # seconds between two checks inside an animation (at the default configuration)
-CORNER_EVERY = 0.5  # ... at the other corners (the suite's time: CI keeps under 30 minutes)
+CORNER_EVERY = 0.75  # ... at the other corners (the suite's time: CI keeps under 30 minutes)
 LONGEST_STILL = 2.0  # seconds a scene may stand still
 
 
