@@ -340,7 +340,7 @@ class CubeGrid(Mobject):
         neutral grey, whatever they will hold (use with ``.animate``)."""
         ids = slice(None) if index is None else self.cell_ids(index)
         self.cube_empty[ids] = True
-        return self._darken_masked()
+        return self._shade_states()
 
     def fill(self, index=None) -> "CubeGrid":
         """Empty slots at ``index`` (all by default) show their values (use
@@ -350,7 +350,7 @@ class CubeGrid(Mobject):
         if ids.size:
             self.cube_empty[ids] = False
             self.cube_rgb[ids] = value_colors(self.values.reshape(-1)[ids], self.value_range)
-            self._darken_masked()
+            self._shade_states()
         return self
 
     def highlight(self, index, dim: float = 0.18) -> "CubeGrid":
@@ -374,15 +374,16 @@ class CubeGrid(Mobject):
             raise ValueError(f"paint needs {ids.size} values, got {flat.size}")
         self.values.reshape(-1)[ids] = flat
         self.cube_rgb[ids] = value_colors(flat, value_range)
-        return self._darken_masked()
+        return self._shade_states()
 
     def mask(self, index) -> "CubeGrid":
         """Mask the cells at ``index`` out (use with ``.animate``): they turn dark
         and stay dark through later recolors, as a -inf score does in a softmax."""
         self.cube_masked[self.cell_ids(index)] = True
-        return self._darken_masked()
+        return self._shade_states()
 
-    def _darken_masked(self) -> "CubeGrid":
+    def _shade_states(self) -> "CubeGrid":
+        """Cells whose colors say no value: empty slots grey, masked cells dark (over any value color)."""
         self.cube_rgb[self.cube_empty] = SLOT_RGB
         self.cube_rgb[self.cube_masked] = MASKED_RGB
         return self
@@ -399,7 +400,7 @@ class CubeGrid(Mobject):
         self.values = array.reshape(self.grid_shape)
         self.value_range = _finite_range(array) if value_range is None else value_range
         self.cube_rgb = value_colors(self.values.reshape(-1), self.value_range)
-        return self._darken_masked()
+        return self._shade_states()
 
     def set_opacity(self, opacity: float, family: bool = True) -> "CubeGrid":
         self.cube_opacity[:] = opacity

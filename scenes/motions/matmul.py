@@ -30,7 +30,7 @@ from ..layout import LABEL_BUFF, Layout, Margins
 from .turns import turn
 
 __all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns", "head_slice",
-           "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name"]
+           "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
 SLOT_OPACITY = 0.1  # a result cell not computed yet: an empty slot
@@ -216,6 +216,18 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     return signs, chosen
 
 
+def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
+                 stroke: float = FRAME_STROKE) -> Rectangle:
+    """A frame round the cells ``index`` of ``grid`` on screen, ``pad`` (of
+    a pitch) clear of them (pinned, not shown)."""
+    left, bottom, right, top = layout.screen_box([grid.subgrid(index)])
+    pad = pad * grid.pitch
+    box = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=stroke,
+                    color=layout.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
+    layout.fixed(box)
+    return box
+
+
 class _Frames:
     """The three frames of a matmul: the row of A, the column(s) of B and
     the cell (or row) of C in play; screen rectangles, pinned to the frame."""
@@ -225,13 +237,7 @@ class _Frames:
         self.shown: list[Rectangle] = []
 
     def around(self, grid: CubeGrid, index) -> Rectangle:
-        part = grid.subgrid(index)
-        left, bottom, right, top = self.layout.screen_box([part])
-        pad = FRAME_PAD * grid.pitch
-        box = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=FRAME_STROKE,
-                        color=self.layout.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
-        self.layout.fixed(box)
-        return box
+        return frame_around(self.layout, grid, index)
 
     def pointer(self, grid: CubeGrid, column: int) -> Triangle:
         """A small mark pointing at cell ``column`` of a one-row ``grid`` (a
@@ -303,10 +309,11 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     def row_title(i: int, spread: bool = True) -> str:
         """The row of A laid on a column of B (``spread``: on every column),
         before it multiplies: named as A's."""
-        short = len(_row(left_name, i)) <= ROW_CHARS
+        name = _row(left_name, i)
+        short = len(name) <= ROW_CHARS
         if not spread:  # one row on one column: A's row as PyTorch indexes it, where that is short
-            return _row(left_name, i) if short else f"row {i}"
-        return f"{_row(left_name, i)} on each column" if spelled and short else f"row {i} on each column"
+            return name if short else f"row {i}"
+        return f"{name} on each column" if spelled and short else f"row {i} on each column"
 
     above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
     if m > 1:

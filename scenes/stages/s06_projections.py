@@ -93,7 +93,6 @@ class ProjectionMatrices(StageScene):
         spreads so that the labels stand apart, each over its own vector)."""
         for result in results:
             result.label.side = UP
-            result.label.hang = 0
             result.set_opacity(1.0)
         self.viewpoint.look_from(FRONT)
         self.layout.row(*results, gap=1.2, view=FRONT)

@@ -1,6 +1,6 @@
 """U · Xᵀ as a matmul, then the transpose shown as the block turning (stages 7-9)."""
 
-from manim import DOWN, ORIGIN, RIGHT, Arrow, Create, Rectangle, Text, VGroup
+from manim import DOWN, ORIGIN, RIGHT, Arrow, Create, Text, VGroup
 
 from tensors import matmul_products
 from scenes.base import StageScene
@@ -8,7 +8,7 @@ from scenes.components.fades import appear, vanish
 from scenes.components.labels import NAME_SIZE, TEXT_FONT, shape_text
 from scenes.components.projection import FRONT
 from scenes.layout import Margins
-from scenes.motions.matmul import matmul
+from scenes.motions.matmul import frame_around, matmul
 from scenes.motions.turns import transpose_turn
 
 __all__ = ["ProjectionStage"]
@@ -83,15 +83,8 @@ class ProjectionStage(StageScene):
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, token i's {self.role} in row i "
                  f"(column i of {name})")
         self.play(appear(columns), appear(rows))
-        frames = [self.around(twin, (0, slice(None), 0)), self.around(result, (0, 0))]
+        # as this closing shot has drawn them since it was made: tighter and heavier than the matmul's
+        frames = [frame_around(self.layout, twin, (0, slice(None), 0), pad=0.12, stroke=3),
+                  frame_around(self.layout, result, (0, 0), pad=0.12, stroke=3)]
         self.play(*[Create(f) for f in frames], run_time=0.6)
         self.wait(1.0)
-
-    def around(self, grid, index) -> Rectangle:
-        """A frame round the cells ``index`` of ``grid``, on screen."""
-        left, bottom, right, top = self.layout.screen_box([grid.subgrid(index)])
-        pad = 0.12 * grid.pitch
-        box = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=3,
-                        color=self.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
-        self.layout.fixed(box)
-        return box
