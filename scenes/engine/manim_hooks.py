@@ -109,9 +109,11 @@ MANIM_HOOKS: tuple[Hook, ...] = (
     Hook("Camera.instance", "frame_center", "attribute", "the point the camera looks at"),
     Hook("CairoRenderer", "save_static_frame_data", "override",
          "draws the still mobjects of a play once into renderer.static_image"),
+    Hook("CairoRenderer", "render", "override", "draws a play's frame at time t and hands it to add_frame"),
     Hook("CairoRenderer", "add_frame", "call", "hands one frame to the file writer"),
     Hook("CairoRenderer", "get_frame", "call", "a copy of the current frame"),
     Hook("CairoRenderer.instance", "static_image", "attribute", "the image of a play's still mobjects"),
+    Hook("CairoRenderer.instance", "skip_animations", "attribute", "whether this play's frames are skipped"),
     Hook("CairoRenderer.instance", "time", "attribute", "the scene's clock in seconds"),
     Hook("CairoRenderer.instance", "file_writer", "attribute", "the scene's SceneFileWriter"),
     Hook("SceneFileWriter", "movie_file_path", "attribute", "where the finished movie is"),
@@ -342,6 +344,13 @@ class CubeCamera(ThreeDCamera):
 
     def __init__(self, *args: Any, lighting: Lighting = HEADLIGHT, **kwargs: Any):
         self.lighting = lighting
+        self.forget_frames()
+        self.capturing_static = False  # set by CubeRenderer while it draws the static image
+        super().__init__(*args, **kwargs)
+
+    def forget_frames(self) -> None:
+        """Drop what is kept from the previous frame (a skipped play draws
+        none: the next frame drawn does not follow the last one drawn)."""
         self._overlay_cache = None
         self._overlay_signatures: dict[int, tuple] = {}
         self._upright_seen: dict[int, tuple] = {}  # label -> signature in the previous frame
@@ -351,8 +360,6 @@ class CubeCamera(ThreeDCamera):
         self._blocks_layer = None  # (base, key, image, region) of a layer that stood still
         self._static = None  # (blocks image, text layer, its boxes) of the static image
         self._static_image = None  # Manim's static image they belong to
-        self.capturing_static = False  # set by CubeRenderer while it draws the static image
-        super().__init__(*args, **kwargs)
 
     # Manim starts each frame from the background or from the static image
     # (the mobjects that stand still during a play, drawn once); which one is
@@ -401,7 +408,8 @@ class CubeCamera(ThreeDCamera):
         # cover a label that stands still. So a full frame keeps its blocks and
         # its text apart, and where a moving block is drawn the static blocks
         # are put back, the block drawn, and the static text laid over it again.
-        static = self._static if not full and self._base is self._static_image else None
+        static = (self._static if not full and self._static_image is not None
+                  and self._base is self._static_image else None)
         if backdrop or grids:
             under = static[0] if static is not None and not backdrop else None
             region = self.display_blocks(backdrop, grids, self.pixel_array, under)
@@ -606,6 +614,12 @@ class CubeRenderer(CairoRenderer):
 
     def save_static_frame_data(self, scene, static_mobjects):
         camera = self.camera
+        if self.skip_animations:  # a skipped play draws no frame: its static image would be thrown away
+            self.static_image = None
+            if isinstance(camera, CubeCamera):
+                camera.forget_frames()
+            camera.reset_rotation_matrix()  # what a draw leaves behind: what is measured on screen
+            return None
         if not isinstance(camera, CubeCamera):
             return super().save_static_frame_data(scene, static_mobjects)
         camera.capturing_static = True
@@ -615,3 +629,11 @@ class CubeRenderer(CairoRenderer):
             camera.capturing_static = False
         camera._static_image = self.static_image
         return image
+
+    def render(self, scene, time, moving_mobjects=None):
+        """Manim's, but a skipped play (a still's render, a cached clip) draws
+        no frame: Manim draws one and drops it in ``add_frame``."""
+        if not self.skip_animations:
+            super().render(scene, time, moving_mobjects)
+        else:  # what a draw leaves behind, for what is measured on screen: the camera's rotation now
+            self.camera.reset_rotation_matrix()
