@@ -117,7 +117,8 @@ def fit_row(camera, blocks, area: StageArea, *, labels=(), gap=1.2, margins: Mar
     blocks: ``labels`` has, per block, the ``(width, below)`` of each label
     it carries (``below``: True under the block, False over it, None beside
     a row, in the block's column); labels on one side never meet, labels
-    on opposite sides pass each other.
+    on opposite sides pass each other, and no label reaches over or under a
+    neighbouring block (where it would read as that block's name).
     Returns the scale applied and whether the labels found their room."""
     margins = Margins(top=LABEL_ROOM) if margins is None else margins
     room = area.inset(margins)
@@ -206,9 +207,14 @@ def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view
             return spans[a][la][1] + LABEL_GAP - starts[b]
         if side_b is None and b == a + 1:  # ... and of the block before it
             return starts[a] + w[a] + LABEL_GAP - spans[b][lb][0]
+        need = 0.0
+        if b == a + 1 and la[0]:  # a label over or under its block stays clear of the next block ...
+            need = spans[a][la][1] + LABEL_GAP - starts[b]
+        if b == a + 1 and lb[0]:  # ... and of the one before: a label names the block it stands by
+            need = max(need, starts[a] + w[a] + LABEL_GAP - spans[b][lb][0])
         if side_a is not None and side_a == side_b and la[0] and lb[0]:
-            return spans[a][la][1] + LABEL_GAP - spans[b][lb][0]
-        return 0.0
+            need = max(need, spans[a][la][1] + LABEL_GAP - spans[b][lb][0])
+        return need
 
     def plan(scale):  # the gaps, and the labels' reach beyond both ends
         w = scale * widths

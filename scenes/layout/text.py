@@ -12,7 +12,7 @@ import numpy as np
 from manim import LEFT, RIGHT, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.labels import TEXT_SIZE, note_text
+from ..components.labels import MIN_TEXT_PX, TEXT_SIZE, cap_height_px, note_text
 from ..components.palette import Theme
 from ..components.projection import project
 from .area import StageArea
@@ -65,17 +65,29 @@ def fitted_word(word: str, theme: Theme, font_size: int, scale: float, room: flo
     return text
 
 
-def word_stride(scale: float) -> int:
-    """Every how many rows a word goes, at full size, where one a row would
-    have to shrink by ``scale``: fewer words, never smaller ones (0: none).
+def word_stride(scale: float, least: float = 1.0) -> int:
+    """Every how many rows a word goes, where one a row would have to
+    shrink by ``scale``: every row while the words may shrink that far
+    (down to ``least``, the smallest a projector's type allows), else fewer
+    words at full size, never smaller ones (0: none).
 
-    >>> word_stride(1.0), word_stride(0.6), word_stride(0.2)
-    (1, 2, 0)
+    >>> word_stride(1.0), word_stride(0.6), word_stride(0.2), word_stride(0.95, least=0.94)
+    (1, 2, 0, 1)
     """
-    if scale >= 1.0 - 1e-9:
+    if scale >= least - 1e-9:
         return 1
     stride = int(np.ceil(1.0 / max(scale, 1e-9)))
     return stride if stride <= MAX_STRIDE else 0
+
+
+def _word_size(camera, grid: CubeGrid, theme: Theme, font_size: int) -> tuple[float, int]:
+    """How much the words of ``grid``'s rows shrink (a little, to the
+    smallest type a projector allows, where that puts one on every row) and
+    every how many rows one goes (:func:`word_stride`)."""
+    scale = row_text_scale(camera, grid, theme, font_size)
+    least = min(1.0, (MIN_TEXT_PX + 0.05) / cap_height_px(font_size))
+    stride = word_stride(scale, least)
+    return (min(1.0, scale) if stride == 1 else 1.0), stride
 
 
 def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, side=LEFT,
@@ -89,13 +101,13 @@ def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, si
     right_side = np.dot(side, RIGHT) > 0
     left, _, right, _ = screen_box(camera, [grid])
     room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
-    stride = word_stride(row_text_scale(camera, grid, theme, font_size))
+    shrink, stride = _word_size(camera, grid, theme, font_size)
     if not stride:
         return labels
     for row, word in enumerate(words):
         if row % stride:
             continue
-        text = fitted_word(word, theme, font_size, 1.0, room)
+        text = fitted_word(word, theme, font_size, shrink, room)
         text.row = row
         edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
         offset = (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis)
@@ -113,13 +125,13 @@ def column_words(camera, grid: CubeGrid, words, theme: Theme, area: StageArea,
     _, row_axis, _ = grid.axis_vectors()
     _, _, _, top = screen_box(camera, [grid])
     room = area.top - top - WORD_GAP
-    stride = word_stride(row_text_scale(camera, grid, theme, font_size))
+    shrink, stride = _word_size(camera, grid, theme, font_size)
     if not stride:
         return labels
     for col, word in enumerate(words):
         if col % stride:
             continue
-        text = fitted_word(word, theme, font_size, 1.0, room)
+        text = fitted_word(word, theme, font_size, shrink, room)
         text.rotate(np.pi / 2)
         text.turned = True  # its line runs up the screen (the text rules measure its width)
         head = grid.cell_center(0, col)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, OUT, PI, UP, Create, Dot, Rectangle, Text, Triangle, VGroup
+from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, swap, vanish
@@ -253,7 +253,7 @@ class _Frames:
         """The animations that take the frames to ``boxes`` (appearing the first time)."""
         if not self.shown:
             self.shown = boxes
-            return [Create(b) for b in boxes]
+            return [appear(b) for b in boxes]  # whole at once: a frame half drawn is a stray dash
         moves = [old.animate.become(new) for old, new in zip(self.shown, boxes)]
         return moves
 
@@ -352,24 +352,22 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         return gone
 
     def unname(label):
-        """The products' label goes at once (B's own label back in its place)."""
-        return [vanish(label, rate_func=at_once)] + (
-            [] if arrangement.products_over else [appear(right_label, rate_func=at_once)])
+        """The products' label goes at once (B's own label back)."""
+        return [vanish(label, rate_func=at_once), appear(right_label, rate_func=at_once)]
 
     def take_place(label) -> list:
-        """``label`` shown at once over B, in place of the name there (the
-        last piece's, or B's own where the pieces take its label's place)."""
+        """``label`` shown at once over B (or in its label's place), in place
+        of the name there: the last piece's, or B's own (one legend per block:
+        B's name and scale come back when the pieces leave)."""
         if shown["label"] is not None:
             return [appear(label, rate_func=at_once), vanish(shown["label"], rate_func=at_once)]
-        if arrangement.products_over:
-            return [appear(label, rate_func=at_once)]
         return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once)]
 
     def multiply(piece, name, values, run_time):
         """``piece`` (the row laid on B) turns into the products on their own
         scale, named over B (or in the place of B's label, B dimmed under them)."""
         label = products_label(piece, name, values)
-        dim = shown["label"] is None and not arrangement.products_over  # B, dimmed under them, gives its place
+        dim = shown["label"] is None  # B, dimmed under them, gives its name's place
         naming = take_place(label) + ([right.animate.set_opacity(DIM)] if dim else [])
         scene.play(piece.animate.recolor(values, piece.value_range), *naming, run_time=run_time)
         shown["products"], shown["label"] = piece, label
@@ -450,10 +448,9 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.25 * run_time)
 
     first = n if cells is None else min(cells, n)
-    if spelled:
-        say(f"row 0 of {left_name} lies on column 0 of {right_name}: {k} pairs, multiplied pair by pair")
-    else:
-        say("products: " + products_name(left_name, right_name, 0, 0, vector).replace("\n", " "))
+    # what is about to happen, not the products' name before there are products
+    on = right_name if vector else f"column 0 of {right_name}"
+    say(f"row 0 of {left_name} lies on {on}: {k} pairs, multiplied pair by pair")
     cell(0, 4.0 / speed, explain=True)
     if first > 1:
         say(f"row 0 against every column of {right_name}, one cell at a time")
@@ -466,8 +463,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         scene.remove(shown.pop("row"))
         if shown["label"] is not None:
             scene.remove(shown["label"])
-            if not arrangement.products_over:
-                scene.add(right_label)
+            scene.add(right_label)
         shown["products"] = shown["label"] = None
     if m > 1 and vector:
         say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")

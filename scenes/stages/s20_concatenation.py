@@ -1,7 +1,7 @@
 """Stage 20: the heads slide side by side into one 8×162 matrix."""
 
 import numpy as np
-from manim import DOWN, RIGHT, Create, LaggedStart, Line, Rectangle, VGroup
+from manim import DOWN, RIGHT, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
 from scenes.components.projection import FRONT
@@ -133,7 +133,7 @@ class Concatenation(StageScene):
         moving = part.copy()
         moving.part_of = joined  # a closer look at the framed part of the matrix
         self.add(moving)
-        self.play(Create(frame), run_time=0.6)
+        self.play(appear(frame), run_time=0.6)
         self.play(moving.animate.become(zoom), run_time=1.2)
         seams = self.seams(zoom, shown, d_v, reach=0.15, stroke_width=3)
         pieces = [zoom.subgrid((0, 0, slice(h * d_v, (h + 1) * d_v))) for h in range(shown)]

@@ -1,7 +1,7 @@
 """Stage 21: Linear(162, 18): cut per head, one matmul per head, the parts summed, then the bias on every row."""
 
 import numpy as np
-from manim import DOWN, RIGHT, UP, Create, LaggedStart, Rectangle, VGroup
+from manim import DOWN, RIGHT, UP, LaggedStart, Rectangle, VGroup
 
 from tensors import matmul_products, per_head_projection
 from scenes.base import StageScene
@@ -194,7 +194,7 @@ class LinearProjection(StageScene):
         alike = self.alike(output)
         if alike is not None:
             frames = VGroup(*[self.row_frame(total, row) for row in alike])
-            self.play(Create(frames), run_time=0.6)
+            self.play(appear(frames), run_time=0.6)
         self.wait(0.9)
 
     def row_frame(self, grid, row: int) -> Rectangle:

@@ -1,17 +1,19 @@
 """U · Xᵀ as a matmul, then the transpose shown as the block turning (stages 7-9)."""
 
-from manim import DOWN, ORIGIN, RIGHT, Arrow, Create, Text, VGroup
+from manim import DOWN, ORIGIN, RIGHT, Arrow, Text, VGroup
 
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.fades import appear, vanish
-from scenes.components.labels import NAME_SIZE, TEXT_FONT, shape_text
+from scenes.components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, shape_text
 from scenes.components.projection import FRONT
 from scenes.layout import Margins
 from scenes.motions.matmul import frame_around, matmul
 from scenes.motions.turns import transpose_turn
 
 __all__ = ["ProjectionStage"]
+
+MAX_GROWTH = 2.5  # the turned result's cubes at most this much larger than the block before .T
 
 
 class ProjectionStage(StageScene):
@@ -58,17 +60,26 @@ class ProjectionStage(StageScene):
 
     def before_and_after(self, product, before, result, name):
         """The closing shot that keeps the transpose in view: the block
-        before ``.T`` (a token in each column, its words over them) beside
-        the turned one (a token in each row, its words beside them), column
-        0 and row 0 framed alike."""
+        before ``.T`` (a token in each column, the first one's word over it)
+        beside the turned one (a token in each row, drawn large enough for
+        every row's word beside it), column 0 and row 0 framed alike."""
         words = self.cfg.sentence
         twin = product.like(before, product.value_range, dims=product.dims)
-        self.layout.name(twin, name, DOWN)
+        self.layout.name(twin, name, DOWN, scale=False)  # the same colors as the result's: one legend for both
         self.layout.name(result, self.result_name, DOWN)
         goal = result.copy()
         room = self.layout.word_room(words)
-        self.layout.row(twin, goal, gap=room + 1.0, view=FRONT, bind=False,
-                        margins=Margins(top=self.layout.word_room(words, columns=True)))
+        then = self.viewpoint.now
+        self.viewpoint.look_from(FRONT)  # measured as it will be seen, then the camera turns there
+        for _ in range(3):  # the result drawn larger where its rows need it for every word (the row keeps the ratio)
+            self.layout.row(twin, goal, gap=room + 1.0, view=FRONT, bind=False,
+                            margins=Margins(top=self.layout.word_room(words[:1], columns=True)))
+            grow = 1.0 / self.layout.row_text_scale(goal, TEXT_SIZE)
+            if grow < 1.0 + 1e-3 or goal.pitch * grow > twin.pitch * MAX_GROWTH:
+                break
+            goal.scale(grow * 1.02)
+        self.viewpoint.look_from(then)
+        twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
         self.play(self.viewpoint.turn(*FRONT), result.animate.become(goal), run_time=1.0)
         self.layout.place(twin)
         self.layout.place(result)
@@ -78,7 +89,7 @@ class ProjectionStage(StageScene):
         self.layout.beside([twin], sign, RIGHT, buff=(gap - room - sign.width) / 2)
         self.layout.upright(sign)
         self.play(appear(twin), appear(twin.label), appear(result.label), appear(sign), run_time=0.6)
-        columns = self.layout.column_words(twin, words)
+        columns = self.layout.column_words(twin, words[:1])  # over the framed column: the token it is
         rows = self.layout.word_labels(result, words)
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, token i's {self.role} in row i "
                  f"(column i of {name})")
@@ -86,5 +97,5 @@ class ProjectionStage(StageScene):
         # as this closing shot has drawn them since it was made: tighter and heavier than the matmul's
         frames = [frame_around(self.layout, twin, (0, slice(None), 0), pad=0.12, stroke=3),
                   frame_around(self.layout, result, (0, 0), pad=0.12, stroke=3)]
-        self.play(*[Create(f) for f in frames], run_time=0.6)
+        self.play(*[appear(f) for f in frames], run_time=0.6)
         self.wait(1.0)

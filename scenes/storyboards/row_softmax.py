@@ -6,7 +6,7 @@ the bench into the weights, then each row's largest weight framed.
 """
 
 import numpy as np
-from manim import DOWN, Create, Square, VGroup
+from manim import DOWN, Square, VGroup
 
 from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
@@ -80,4 +80,4 @@ class RowSoftmaxStage(StageScene):
         ])
         on_diagonal = int(np.sum(best == np.arange(len(best))))
         self.say(f"framed: each row's largest weight ({on_diagonal} of {len(best)} on the diagonal)")
-        self.play(Create(frames), run_time=1.2)
+        self.play(appear(frames), run_time=1.2)
