@@ -26,6 +26,7 @@ FIT_ROUNDS = 3  # perspective makes the fit slightly nonlinear: a few rounds set
 HEAD_GAP = (0.55, 0.45)  # between head slices on screen: across, and down (room for the tags)
 TAG_ROOM = 0.3  # above a grid of head slices: their "head h" tags
 LABEL_GAP = 0.4  # between two labels side by side
+STRICT_SHARE = 0.8  # labels kept off the neighbouring blocks, unless the blocks shrink below this share
 
 
 def screen_box(camera, mobjects, view=None) -> tuple[float, float, float, float]:
@@ -118,18 +119,29 @@ def fit_row(camera, blocks, area: StageArea, *, labels=(), gap=1.2, margins: Mar
     it carries (``below``: True under the block, False over it, None beside
     a row, in the block's column); labels on one side never meet, labels
     on opposite sides pass each other, and no label reaches over or under a
-    neighbouring block (where it would read as that block's name).
+    neighbouring block (where it would read as that block's name) unless
+    that leaves the labels no room or the blocks much smaller.
     Returns the scale applied and whether the labels found their room."""
     margins = Margins(top=LABEL_ROOM) if margins is None else margins
     room = area.inset(margins)
     labels = [list(l) for l in labels] + [[] for _ in range(len(blocks) - len(labels))]
     gap = np.broadcast_to(np.asarray(gap, float), (max(len(blocks) - 1, 0),))
     total, roomy = 1.0, True
-    hangs = _best_hangs(lambda h: _row_scale(camera, blocks, labels, gap, margins, area, room, max_pitch, view, h),
-                        len(blocks))
+    strict = True  # no label reaches over or under a neighbouring block ...
+
+    def fitted(h, strict):
+        return _row_scale(camera, blocks, labels, gap, margins, area, room, max_pitch, view, h, strict)
+
+    hangs = _best_hangs(lambda h: fitted(h, True), len(blocks))
+    tight = fitted(hangs, True)
+    if not tight[-1] or tight[0] < STRICT_SHARE * fitted(hangs, False)[0]:
+        # ... unless that leaves the labels no room, or the blocks much smaller: then labels on
+        # opposite sides may pass each other under and over the blocks
+        strict = False
+        hangs = _best_hangs(lambda h: fitted(h, False), len(blocks))
     for _ in range(3):  # perspective bends the sizes a little: measure again and settle
         scale, between, first, last, roomy = _row_scale(camera, blocks, labels, gap, margins, area, room,
-                                                        max_pitch, view, hangs)
+                                                        max_pitch, view, hangs, strict)
         for block in blocks:
             block.scale(scale)
         _in_screen_row(camera, blocks, list(between), view)
@@ -191,7 +203,7 @@ def row_hangs(count: int) -> list[int]:
     return [1 if n == 0 and count > 1 else -1 if n == count - 1 and count > 1 else 0 for n in range(count)]
 
 
-def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view, hangs):
+def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view, hangs, strict=True):
     """The largest scale of ``blocks`` in a row that fits, with the gaps
     between them and how far the labels reach beyond both ends of the row.
     Labels on the same side never meet (a gap widens where they would)."""
@@ -208,9 +220,9 @@ def _row_scale(camera, blocks, labels, gap, margins, full, room, max_pitch, view
         if side_b is None and b == a + 1:  # ... and of the block before it
             return starts[a] + w[a] + LABEL_GAP - spans[b][lb][0]
         need = 0.0
-        if b == a + 1 and la[0]:  # a label over or under its block stays clear of the next block ...
+        if strict and b == a + 1 and la[0]:  # a label over or under its block stays clear of the next block ...
             need = spans[a][la][1] + LABEL_GAP - starts[b]
-        if b == a + 1 and lb[0]:  # ... and of the one before: a label names the block it stands by
+        if strict and b == a + 1 and lb[0]:  # ... and of the one before: a label names the block it stands by
             need = max(need, starts[a] + w[a] + LABEL_GAP - spans[b][lb][0])
         if side_a is not None and side_a == side_b and la[0] and lb[0]:
             need = max(need, spans[a][la][1] + LABEL_GAP - spans[b][lb][0])
