@@ -9,11 +9,12 @@ products wore the result's scale, or whose rows filled in together fails here.
 
 import numpy as np
 import pytest
-from manim import PI, UP, Wait
+from manim import DOWN, PI, UP, Wait
 
 from golden import render_still
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
+from scenes.engine.manim_hooks import screen_points
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul, matmul
 from scenes.motions.turns import transpose_turn, turn
@@ -275,3 +276,22 @@ def test_a_batched_matmul_does_head_0_then_each_head_in_turn(tmp_path, heads):
     assert np.allclose(block.values, result_values)
     assert block.cube_opacity.min() == 1.0
     assert seen["names"] == [f"C[{h}]" for h in range(heads)]  # head 0 first, then one head after another
+
+
+def test_a_row_keeps_a_wide_label_off_the_neighbouring_block(tmp_path):
+    """A name wider than its block hangs over the gap, not over or under the
+    next block (where it would read as that block's name), when the row has room."""
+    found = {}
+
+    def storyboard(scene):
+        small, big = CubeGrid(np.ones((3, 2))), CubeGrid(np.ones((6, 6)))
+        scene.layout.name(small, "a_rather_long_tensor_name[0]", UP)
+        scene.layout.name(big, "B", DOWN)  # on the other side: only the new rule keeps them apart
+        scene.layout.row(small, big)
+        scene.add(small, big, scene.layout.place(small), scene.layout.place(big))
+        scene.camera.reset_rotation_matrix()
+        found["label"] = max(screen_points(scene, m)[:, 0].max() for m in small.label.family_members_with_points())
+        found["next"] = scene.layout.screen_box([big])[0]
+
+    play(tmp_path, storyboard)
+    assert found["label"] < found["next"], "the label reaches over the next block"
