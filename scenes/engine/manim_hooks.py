@@ -408,8 +408,7 @@ class CubeCamera(ThreeDCamera):
         # cover a label that stands still. So a full frame keeps its blocks and
         # its text apart, and where a moving block is drawn the static blocks
         # are put back, the block drawn, and the static text laid over it again.
-        static = (self._static if not full and self._static_image is not None
-                  and self._base is self._static_image else None)
+        static = self._static if not full and self._base is self._static_image else None
         if backdrop or grids:
             under = static[0] if static is not None and not backdrop else None
             region = self.display_blocks(backdrop, grids, self.pixel_array, under)
@@ -616,9 +615,7 @@ class CubeRenderer(CairoRenderer):
         camera = self.camera
         if self.skip_animations:  # a skipped play draws no frame: its static image would be thrown away
             self.static_image = None
-            if isinstance(camera, CubeCamera):
-                camera.forget_frames()
-            camera.reset_rotation_matrix()  # what a draw leaves behind: what is measured on screen
+            self._skip_draw()
             return None
         if not isinstance(camera, CubeCamera):
             return super().save_static_frame_data(scene, static_mobjects)
@@ -635,5 +632,14 @@ class CubeRenderer(CairoRenderer):
         no frame: Manim draws one and drops it in ``add_frame``."""
         if not self.skip_animations:
             super().render(scene, time, moving_mobjects)
-        else:  # what a draw leaves behind, for what is measured on screen: the camera's rotation now
-            self.camera.reset_rotation_matrix()
+        else:
+            self._skip_draw()
+
+    def _skip_draw(self) -> None:
+        """What a draw would leave behind, without drawing: the camera's
+        rotation brought up to date (what is measured on screen) and its
+        frame-to-frame caches dropped (the next frame drawn does not follow
+        the last one drawn)."""
+        self.camera.reset_rotation_matrix()
+        if isinstance(self.camera, CubeCamera):
+            self.camera.forget_frames()

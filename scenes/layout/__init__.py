@@ -277,8 +277,8 @@ class Layout:
         grid.column_words = labels
         return labels
 
-    def row_text_scale(self, grid: CubeGrid, font_size: int) -> float:
-        return text.row_text_scale(self.camera, grid, self.theme, font_size)
+    def row_text_scale(self, grid: CubeGrid, font_size: int, view=None) -> float:
+        return text.row_text_scale(self.camera, grid, self.theme, font_size, view)
 
     def fitted_word(self, word: str, font_size: int, scale: float, room: float, color=None) -> Mobject:
         return text.fitted_word(word, self.theme, font_size, scale, room, color)

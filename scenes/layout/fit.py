@@ -127,16 +127,21 @@ def fit_row(camera, blocks, area: StageArea, *, labels=(), gap=1.2, margins: Mar
     labels = [list(l) for l in labels] + [[] for _ in range(len(blocks) - len(labels))]
     gap = np.broadcast_to(np.asarray(gap, float), (max(len(blocks) - 1, 0),))
     total, roomy = 1.0, True
-    strict = True  # no label reaches over or under a neighbouring block ...
+    tried = {}
 
-    def fitted(h, strict):
-        return _row_scale(camera, blocks, labels, gap, margins, area, room, max_pitch, view, h, strict)
+    def fitted(hangs, keep_off):  # each way of hanging the labels measured once
+        key = (tuple(hangs), keep_off)
+        if key not in tried:
+            tried[key] = _row_scale(camera, blocks, labels, gap, margins, area, room, max_pitch, view, hangs,
+                                    keep_off)
+        return tried[key]
 
+    # no label reaches over or under a neighbouring block, unless that leaves the labels no room or the
+    # blocks much smaller: then labels on opposite sides may pass each other under and over the blocks
+    strict = True
     hangs = _best_hangs(lambda h: fitted(h, True), len(blocks))
     tight = fitted(hangs, True)
     if not tight[-1] or tight[0] < STRICT_SHARE * fitted(hangs, False)[0]:
-        # ... unless that leaves the labels no room, or the blocks much smaller: then labels on
-        # opposite sides may pass each other under and over the blocks
         strict = False
         hangs = _best_hangs(lambda h: fitted(h, False), len(blocks))
     for _ in range(3):  # perspective bends the sizes a little: measure again and settle

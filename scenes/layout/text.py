@@ -14,7 +14,7 @@ from manim import LEFT, RIGHT, Mobject, VGroup
 from ..components.cubegrid import CubeGrid
 from ..components.labels import MIN_TEXT_PX, TEXT_SIZE, cap_height_px, note_text
 from ..components.palette import Theme
-from ..components.projection import project
+from ..components.projection import project_at
 from .area import StageArea
 from .fit import screen_box
 
@@ -43,11 +43,12 @@ def word_room(words, theme: Theme, area: StageArea, font_size: int = TEXT_SIZE, 
     return min(width + WORD_GAP + WORD_SLACK, area.width / 5)
 
 
-def row_text_scale(camera, grid: CubeGrid, theme: Theme, font_size: int) -> float:
-    """How much a word label must shrink to be no taller than a row on screen."""
+def row_text_scale(camera, grid: CubeGrid, theme: Theme, font_size: int, view=None) -> float:
+    """How much a word label must shrink to be no taller than a row on
+    screen, seen from ``view`` (default: the camera's own)."""
     if grid.grid_shape[1] < 2:
         return 1.0
-    ends = project(camera, np.array([grid.cell_center(0, 0), grid.cell_center(1, 0)]))
+    ends = project_at(camera, np.array([grid.cell_center(0, 0), grid.cell_center(1, 0)]), view)
     row_height = float(np.linalg.norm(ends[1] - ends[0]))
     reference = note_text("Ay", theme, font_size=font_size).height
     return min(1.0, ROW_FILL * row_height / reference)

@@ -69,16 +69,13 @@ class ProjectionStage(StageScene):
         self.layout.name(result, self.result_name, DOWN)
         goal = result.copy()
         room = self.layout.word_room(words)
-        then = self.viewpoint.now
-        self.viewpoint.look_from(FRONT)  # measured as it will be seen, then the camera turns there
         for _ in range(3):  # the result drawn larger where its rows need it for every word (the row keeps the ratio)
             self.layout.row(twin, goal, gap=room + 1.0, view=FRONT, bind=False,
                             margins=Margins(top=self.layout.word_room(words[:1], columns=True)))
-            grow = 1.0 / self.layout.row_text_scale(goal, TEXT_SIZE)
+            grow = 1.0 / self.layout.row_text_scale(goal, TEXT_SIZE, view=FRONT)  # as it will be seen
             if grow < 1.0 + 1e-3 or goal.pitch * grow > twin.pitch * MAX_GROWTH:
                 break
             goal.scale(grow * 1.02)
-        self.viewpoint.look_from(then)
         twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
         self.play(self.viewpoint.turn(*FRONT), result.animate.become(goal), run_time=1.0)
         self.layout.place(twin)
