@@ -142,11 +142,12 @@ class StageScene(StageDescription, ThreeDScene):
         return 1 if getattr(mob, "is_caption", False) else 0
 
     def close_on(self, result: CubeGrid, *leaving: Mobject, margins: Margins | None = None, view=FRONT,
-                 room_for=None, run_time: float = 1.4) -> None:
+                 room_for=None, run_time: float = 1.4, riders=()) -> None:
         """The closing shot of a motion: what is ``leaving`` fades, the camera
         turns to ``view`` and ``result`` moves to fill the stage area (less
         ``margins``, and the room its label takes; ``room_for`` as in
-        :meth:`Layout.settled`); its label follows it there."""
+        :meth:`Layout.settled`); its label follows it there. ``riders``
+        (labelled blocks beside it, on screen) move and grow with it."""
         label = getattr(result, "label", None)
         if label is not None:
             side = label.side
@@ -166,7 +167,12 @@ class StageScene(StageDescription, ThreeDScene):
                 self.layout.beside([target], label, label.side, buff=LABEL_BUFF, view=view)
         # blocks leaving fade; texts leaving go at once (a label never slides across one that is going)
         gone = [vanish(m) if isinstance(m, CubeGrid) else vanish(m, rate_func=at_once) for m in leaving]
-        self.play(*gone, self.viewpoint.turn(*view), result.animate.become(target), *following,
+        grow, center, shift = target.pitch / result.pitch, result.get_center(), target.get_center() - result.get_center()
+        rides = []
+        for rider in riders:
+            there = rider.copy().scale(grow, about_point=center).shift(shift)
+            rides += [rider.animate.become(there), self.layout.follow(rider, there, view)]
+        self.play(*gone, self.viewpoint.turn(*view), result.animate.become(target), *following, *rides,
                   run_time=run_time)
         if label is not None and not following:
             self.layout.place(result)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
-           "fingerprint", "row_numbers"]
+           "fingerprint", "row_numbers", "shown_sum", "alike_decimals"]
 
 
 
@@ -66,6 +66,50 @@ def tick_values(value_range) -> tuple[str, str]:
     # an end that is a whole number (0 and 1 of weights) reads as one; 0.9997 stays 1.000, not 1
     ends = [f"{round(v)}" if abs(v - round(v)) < 1e-12 else e for v, e in zip((low, high), ends)]
     return tuple("0" if float(e) == 0 else e.replace("-", "−") for e in ends)
+
+
+def shown_sum(terms, total: float) -> str:
+    """``a + b + … = total`` written so that it adds up on screen: every
+    number to the same decimals, the fewest (from three significant digits
+    of the largest) at which the written terms sum to the written total;
+    "≈" where no precision up to three more decimals does.
+
+    >>> shown_sum([0.6544, 0.2283], 0.8827)
+    '0.6544 + 0.2283 = 0.8827'
+    >>> shown_sum([1.5, -0.25], 1.25), shown_sum([0.0004, 0.0004, 0.0004], 0.0012)
+    ('1.50 + (−0.25) = 1.25', '0.00040 + 0.00040 + 0.00040 = 0.00120')
+    """
+    terms = [float(t) for t in terms]
+    first = _decimals(terms + [float(total)])
+    written = _written
+    for decimals in range(first, first + 4):
+        parts = [round(t, decimals) for t in terms]
+        if abs(sum(parts) - round(float(total), decimals)) < 0.5 * 10.0 ** -decimals:
+            return f"{' + '.join(written(t, decimals) for t in terms)} = {written(float(total), decimals)}"
+    return f"{' + '.join(written(t, first) for t in terms)} ≈ {written(float(total), first)}"
+
+
+def _decimals(values) -> int:
+    """Decimals for three significant digits of the largest of ``values``."""
+    largest = max(abs(float(v)) for v in values) or 1.0
+    return max(0, 2 - int(np.floor(np.log10(largest))))
+
+
+def _written(value: float, decimals: int) -> str:
+    """``value`` to ``decimals``, a true minus, a negative one in brackets (a term of a sum)."""
+    text = f"{value:.{decimals}f}".replace("-", "−")
+    return f"({text})" if value < 0 and float(text.replace("−", "-")) != 0 else text
+
+
+def alike_decimals(values) -> list[str]:
+    """``values`` written to the same decimals (three significant digits of
+    the largest), as the terms of one sum.
+
+    >>> alike_decimals([0.6544, -0.2283, 0.7])
+    ['0.654', '(−0.228)', '0.700']
+    """
+    decimals = _decimals(values)
+    return [_written(float(v), decimals) for v in values]
 
 
 def factor(value: float) -> str:

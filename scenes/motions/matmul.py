@@ -5,8 +5,10 @@ row i of A is level with row i of C, and C starts as empty slots. Frames
 mark what is in play at every moment: the row of A, the column (or the
 whole) of B, and the cell (or row) of C being formed. For the first cell,
 row 0 of A lifts out, stands up and lies on column 0 of B; the pairs
-multiply into k products, shown on their own color scale and named above B
-as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); their sum, one cube on C's
+multiply into k products, shown on their own color scale and named on the
+side of B its own label is not on, as PyTorch writes them (``X[0] * Xᵀ[:,
+0]``), while B's label keeps its name and drops its scale (one legend per
+block, and B never loses its name); their sum, one cube on C's
 colors, flies into C[0, 0]. The row then slides from column to column, one
 cell at a time, faster; every later row lies on all of B at once
 (``X[1, :, None] * Xᵀ``: the row broadcast over every column), and C's row
@@ -23,7 +25,7 @@ from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, swap, vanish
-from ..components.labels import NAME_SIZE, TEXT_FONT, shape_text
+from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
 from ..components.projection import FRONT, view_rotation
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
@@ -35,7 +37,6 @@ __all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
 SLOT_OPACITY = 0.1  # a result cell not computed yet: an empty slot
 FORMING_OPACITY = 0.45  # the slot being filled
-ROW_CHARS = 16  # a row's name longer than this is said "row i" over B (the caption names the tensor)
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
 MULTIPLY_DOT = 0.07  # the "·" between A and B: a dot as heavy as the "=" (about 8 px across at 480p)
@@ -77,6 +78,12 @@ def products_name(left: str, right: str, row, column=None, vector: bool = False)
     else:
         first, second = _row(left, row), _column(right, column)
     return f"{first} * {second}" if len(first) + len(second) <= LONG_PRODUCT else f"{first}\n* {second}"
+
+
+def _fits(text: str) -> bool:
+    """Every line of ``text``, as a block's name, within :data:`WIDE_PRODUCTS`."""
+    return all(Text(line, font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD").width <= WIDE_PRODUCTS
+               for line in text.split("\n"))
 
 
 def _indexed(name: str) -> tuple[str, list[str]]:
@@ -130,32 +137,48 @@ def own_range(values) -> tuple[float, float]:
 @dataclass
 class Arrangement:
     """Where the labels of ``A · B = C`` stand: each block's side (up or
-    down), and whether the products' label stands over B (``products_over``)
-    or takes B's own label's place while B is dimmed under the products."""
+    down), and where the pieces laid on B (A's row, the products) are
+    named: in a slot of their own, on B's other side (``OPPOSITE``) or on
+    B's side beyond B's name (``STACKED``), B keeping its name; or, where
+    only that leaves the blocks a fair size, in B's label's place
+    (``IN_PLACE``), their label then saying what they lie on ("on Xᵀ")."""
 
     sides: tuple
-    products_over: bool
+    slot: str = "opposite"
+
+    @property
+    def products_side(self):
+        return -self.sides[1] if self.slot == OPPOSITE else self.sides[1]
 
 
-ARRANGEMENTS = [Arrangement((a, b, c), over) for over in (True, False)
-                for a, b, c in ((DOWN, DOWN, UP), (UP, DOWN, DOWN), (DOWN, UP, DOWN), (UP, UP, DOWN),
-                                (DOWN, DOWN, DOWN), (UP, DOWN, UP))
-                if not (over and b[1] > 0)]  # the products over B: B's own label under it
+OPPOSITE, STACKED, IN_PLACE = "opposite", "stacked", "in place"
+ARRANGEMENTS = [Arrangement((a, b, c), slot) for slot in (OPPOSITE, STACKED, IN_PLACE)
+                for a, b, c in ((DOWN, DOWN, UP), (UP, DOWN, DOWN), (DOWN, UP, DOWN),
+                                (UP, UP, DOWN), (DOWN, DOWN, DOWN), (UP, DOWN, UP))]
+STACK_GAP = 0.12  # between B's name and the pieces' label stacked beyond it
+IN_PLACE_GAIN = 1.15  # B gives its label's place only for blocks at least this much larger
 
 
-def _labels_for(arrangement: Arrangement, labels, products_room):
-    """Per block, the labels to keep room for in this arrangement."""
+def _labels_for(arrangement: Arrangement, labels, products_room, name_height: float = 0.0, note=None):
+    """Per block, the labels to keep room for in this arrangement
+    (``name_height``: of B's name, which the stacked pieces' label stands
+    beyond; ``note``: the line saying what the pieces lie on, in B's place)."""
     mine = []
     for n, (label, side) in enumerate(zip(labels, arrangement.sides)):
         stand_in = Rectangle(width=label.width, height=label.height)
         stand_in.side = side
         room = [stand_in]
         if n == 1 and products_room is not None:
-            there = Rectangle(width=products_room.width, height=products_room.height)
-            there.side = UP if arrangement.products_over else side
-            room = [there] + ([stand_in] if arrangement.products_over else [])
-            if not arrangement.products_over and label.width > there.width:
-                room = [stand_in]
+            if arrangement.slot != OPPOSITE:
+                extra = name_height + STACK_GAP if arrangement.slot == STACKED else note.height + 0.1
+                there = Rectangle(width=max(products_room.width, label.width, note.width if note else 0.0),
+                                  height=max(products_room.height + extra, label.height))
+                there.side = side
+                room = [there]
+            else:
+                there = Rectangle(width=products_room.width, height=products_room.height)
+                there.side = arrangement.products_side
+                room = [there, stand_in]
         mine.append(room)
     return mine
 
@@ -182,20 +205,24 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     signs "·" and "=" (shown) and the arrangement."""
     grids = (left, right, result)
     rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
-    best, chosen = -1.0, ARRANGEMENTS[0]
+    name_height = right.label[0].height
+    note = on_note(layout, right.label.tensor_name)
+    best, chosen = {}, {}
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
         fitted = layout.row(*trial, gap=SIGN_ROOM, view=view, own_labels=False, bind=False, area=area,
-                            also=_labels_for(arrangement, rooms, products_room))
+                            also=_labels_for(arrangement, rooms, products_room, name_height, note))
         pitch = trial[0].pitch * (1.0 if fitted.roomy else 0.01)  # labels that clash: only if all do
-        if pitch > best * 1.02:  # a clearly larger picture; else the arrangement listed first
-            best, chosen = pitch, arrangement
+        apart = arrangement.slot != IN_PLACE
+        if pitch > best.get(apart, -1.0) * 1.02:  # a clearly larger picture; else the arrangement listed first
+            best[apart], chosen[apart] = pitch, arrangement
+    chosen = chosen[False] if best[False] > IN_PLACE_GAIN * best[True] else chosen[True]
     targets = [left.copy(), right.copy(), result]
     for target, grid, side in zip(targets, grids, chosen.sides):
         target.label = grid.label
         grid.label.side = side
     layout.row(*targets, gap=SIGN_ROOM, view=view, own_labels=False, area=area,
-               also=_labels_for(chosen, rooms, products_room))
+               also=_labels_for(chosen, rooms, products_room, name_height, note))
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
@@ -214,6 +241,25 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
     scene.play(appear(result), appear(result.label), appear(signs), *map(appear, late), run_time=0.6)
     return signs, chosen
+
+
+def on_note(layout: Layout, name: str) -> Text:
+    """The line under the pieces' label, in B's label's place: what they lie on."""
+    return note_text(f"on {name}", layout.theme)
+
+
+def name_only(layout: Layout, grid: CubeGrid):
+    """``grid``'s label without its scale: its name (and shape) where the
+    whole label stands (the name next to the block), not shown. What a
+    block shows while the pieces laid on it are named, and read, on theirs."""
+    whole = grid.label
+    plain = whole.copy()
+    plain.remove(*plain.submobjects[1:])
+    plain.value_range = plain.scale_of = plain.note = None
+    grid.label = plain
+    layout.place(grid)
+    grid.label = whole
+    return plain
 
 
 def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
@@ -297,8 +343,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     longest = [products_name(left_name, right_name, m - 1, n - 1, vector)] + (
         [products_name(left_name, right_name, m - 1, vector=vector)] if m > 1 else [])
     # a name wider than that is said in a caption; the label then reads "products"
-    spelled = max(Text(line, font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD").width
-                  for name in longest for line in name.split("\n")) <= WIDE_PRODUCTS
+    spelled = all(_fits(name) for name in longest)
 
     def products_title(name: str) -> str:
         return name if spelled else "products"
@@ -308,22 +353,23 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
 
     def row_title(i: int, spread: bool = True) -> str:
         """The row of A laid on a column of B (``spread``: on every column),
-        before it multiplies: named as A's."""
-        name = _row(left_name, i)
-        short = len(name) <= ROW_CHARS
-        if not spread:  # one row on one column: A's row as PyTorch indexes it, where that is short
-            return name if short else f"row {i}"
-        return f"{name} on each column" if spelled and short else f"row {i} on each column"
+        before it multiplies: named as A's row, as PyTorch indexes it where
+        that fits, else "row i of" A (on one column) or of "the left block"."""
+        row = _row(left_name, i)
+        ways = (f"{row} on each column", row) if spread else (row, f"row {i} of\n{left_name}")
+        return next((w for w in ways if _fits(w)), f"row {i} of the left block")
 
     above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
     if m > 1:
         above.append(layout.sized_label(products_title(longest[1]), (k, n), value_range=ends))
         above.append(layout.sized_label(row_title(m - 1), (k, n), value_range=left.value_range))
+    above.append(layout.sized_label(row_title(0, spread=False), (k,), value_range=left.value_range))
     room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
     room.side = UP
     signs, arrangement = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room,
                                         names_room=names_room, area=area)
     right_label = right.label
+    plain = name_only(layout, right)  # B's name while the pieces on it are named on its other side
     frames = _Frames(scene, layout)
     # in front of B, toward the eye: the row lies on its column, pair over pair, on screen too
     lift = view_rotation(*view)[2] * right.pitch * 1.2
@@ -331,20 +377,22 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
 
     def products_label(piece, name, values, value_range=None):
         """``piece`` (to show ``values`` on their own scale, or on
-        ``value_range``) named over the row above ``right``, or where
-        ``right``'s label stands (kept inside the stage area), not shown."""
+        ``value_range``) named on the side of ``right`` its own label is not
+        on, level with the row's blocks (kept inside the stage area), not shown."""
         piece.part_of, piece.value_range = None, value_range or own_range(values)
-        side = UP if arrangement.products_over else right_label.side
-        label = layout.name(piece, name, side, shape=values.shape, values=values)
+        side = arrangement.products_side
+        label = layout.name(piece, name, side, shape=values.shape, values=values,
+                            note=f"on {right_label.tensor_name}" if arrangement.slot == IN_PLACE else None)
         _, bottom, _, top = layout.screen_box([left, right, result])
-        layout.beside([right], label, side, buff=LABEL_BUFF, level=(top, bottom))
+        beyond = plain.height + STACK_GAP if arrangement.slot == STACKED else 0.0  # B's name first
+        layout.beside([right], label, side, buff=LABEL_BUFF + beyond, level=(top, bottom))
         layout.inside(label)
         layout.upright(label)
         return label
 
     def clear_products():
-        """The last products leave at once (never caught half-faded); B's
-        label comes back if they had taken its place."""
+        """The last products leave at once (never caught half-faded), with
+        their name; B's scale comes back under its name."""
         gone = []
         if shown["products"] is not None:
             gone = [vanish(shown["products"], rate_func=at_once), *unname(shown["label"])]
@@ -352,22 +400,29 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         return gone
 
     def unname(label):
-        """The products' label goes at once (B's own label back)."""
-        return [vanish(label, rate_func=at_once), appear(right_label, rate_func=at_once)]
+        """The pieces' label goes at once; B's whole label (its scale) is back."""
+        right.label = right_label
+        return [vanish(label, rate_func=at_once), *([] if arrangement.slot == IN_PLACE else
+                                                    [vanish(plain, rate_func=at_once)]),
+                appear(right_label, rate_func=at_once)]
 
     def take_place(label) -> list:
-        """``label`` shown at once over B (or in its label's place), in place
-        of the name there: the last piece's, or B's own (one legend per block:
-        B's name and scale come back when the pieces leave)."""
+        """``label`` shown at once on B's other side, in place of the last
+        piece's; the first time, B's label keeps only its name (one legend
+        per block: B, under the pieces, is not read on its scale)."""
         if shown["label"] is not None:
             return [appear(label, rate_func=at_once), vanish(shown["label"], rate_func=at_once)]
-        return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once)]
+        if arrangement.slot == IN_PLACE:  # the pieces' label says what they lie on
+            return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once)]
+        right.label = plain
+        return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once),
+                appear(plain, rate_func=at_once)]
 
     def multiply(piece, name, values, run_time):
         """``piece`` (the row laid on B) turns into the products on their own
-        scale, named over B (or in the place of B's label, B dimmed under them)."""
+        scale, named on B's other side (B dimmed under them, if not yet)."""
         label = products_label(piece, name, values)
-        dim = shown["label"] is None  # B, dimmed under them, gives its name's place
+        dim = shown["label"] is None
         naming = take_place(label) + ([right.animate.set_opacity(DIM)] if dim else [])
         scene.play(piece.animate.recolor(values, piece.value_range), *naming, run_time=run_time)
         shown["products"], shown["label"] = piece, label
@@ -462,8 +517,9 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     if "row" in shown:  # the row leaves column n - 1 with its products' label
         scene.remove(shown.pop("row"))
         if shown["label"] is not None:
-            scene.remove(shown["label"])
+            scene.remove(shown["label"], plain)
             scene.add(right_label)
+            right.label = right_label
         shown["products"] = shown["label"] = None
     if m > 1 and vector:
         say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")
@@ -555,15 +611,18 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     layout.name(block, result_name, DOWN)
     scene.remove(head)
     scene.add(block)
-    # the heads stack into one block, which grows to fill the stage area as the camera turns to see its depth
+    # the heads stack into one block, which grows to fill the stage area as the camera turns to see its
+    # depth; named from its first frame, its label gliding with it
     target = layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1), view=view or FRONT)
-    layout.beside([target], block.label, DOWN, buff=LABEL_BUFF, view=view or FRONT)
-    layout.upright(block.label)
+    layout.place(block)
+    if heads > 1:
+        say(f"the {heads} heads' results stacked: {result_name}, {shape_text(result_values.shape)}")
     texts = [left0.label, right0.label, done.signs, head.label]  # they go at once: no text slides with the turn
     scene.play(vanish(left0, rate_func=_soon), vanish(right0, rate_func=_soon),
-               *[vanish(t, rate_func=at_once) for t in texts],
+               *[vanish(t, rate_func=at_once) for t in texts], appear(block.label, rate_func=at_once),
+               layout.follow(block, target, view or FRONT),
                block.animate.become(target), *([viewpoint.turn(*view)] if view else []), run_time=1.0)
-    scene.play(appear(block.label), run_time=0.3)
+    layout.beside([block], block.label, DOWN, buff=LABEL_BUFF)
     return block
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import PI, Create, DashedLine, Mobject
+from manim import PI, DashedLine, Mobject
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, vanish
+from ..components.fades import InPlace, appear, swap, vanish
+from ..components.numbers import fingerprint
 
 __all__ = ["turn", "transpose_turn", "permute_last_two", "diagonal"]
 
@@ -39,7 +40,7 @@ def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1
     corner = grid.cell_center(0, 0)
     axis = [diagonal(grid, axis_color)] if axis_color is not None else []
     if axis:
-        scene.play(Create(axis[0]), run_time=0.5)
+        scene.play(appear(axis[0]), run_time=0.5)
     scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), run_time=run_time)
     if axis:
         scene.play(*map(vanish, axis), run_time=0.4)
@@ -52,11 +53,13 @@ def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1
 
 
 def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1.8, axis_color=None,
-                     keep=None) -> CubeGrid:
+                     keep=None, renamed=None) -> CubeGrid:
     """``permute(0, 2, 1)``: every head slice turns about its own diagonal at
-    once (with ``axis_color``, the diagonals drawn while they turn). The
-    turning slices are named by ``grid``'s label (``keep``, shown) until the
-    caller names the result."""
+    once (with ``axis_color``, the front slice's diagonal drawn while they
+    turn: one line, the axis of every turn). The turning slices are named by
+    ``grid``'s label (``keep``, shown); ``renamed``: the label with the new
+    shape (placed, not shown), which takes its place half-way through the
+    turn and names the result."""
     x_axis, row_axis, _ = grid.axis_vectors()
     slices = grid.split(axis=0)
     for piece in slices:
@@ -64,10 +67,11 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     corner = grid.cell_center(0, 0, 0)
     scene.remove(grid)
     scene.add(*slices)
-    axes = [diagonal(s, axis_color) for s in slices] if axis_color is not None else []
+    axes = [diagonal(slices[0], axis_color)] if axis_color is not None else []  # nine would blur into a band
     if axes:
-        scene.play(*[Create(a) for a in axes], run_time=0.5)
-    scene.play(*[turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)) for s in slices],
+        scene.play(*[appear(a) for a in axes], run_time=0.5)
+    naming = swap(keep, renamed) if renamed is not None else []
+    scene.play(*[turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)) for s in slices], *naming,
                run_time=run_time)
     if axes:
         scene.play(*map(vanish, axes), run_time=0.4)
@@ -76,6 +80,9 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     result.align_cell((0, 0, 0), corner)
     scene.remove(*slices)
     scene.add(result)
+    if renamed is not None:
+        renamed.block, renamed.fingerprint = result, fingerprint(result.values)
+        result.label, result.shows = renamed, renamed.tensor_name
     return result
 
 

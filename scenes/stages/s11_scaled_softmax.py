@@ -9,7 +9,7 @@ from scenes.storyboards.row_softmax import RowSoftmaxStage
 
 __all__ = ["ScaledSoftmax"]
 
-ONE_HOT = 0.99  # a row whose largest weight is at least this is one-hot to the eye
+ONE_HOT = 0.95  # a row whose largest weight is at least this is one-hot to the eye: that cell red, the rest purple
 
 
 class ScaledSoftmax(RowSoftmaxStage):
@@ -58,16 +58,18 @@ class ScaledSoftmax(RowSoftmaxStage):
         top = np.exp(-lead)  # the runner-up's weight beside the top's, at the median lead
         if top < 1 - ONE_HOT:
             return (f"a row's top still leads by ~{shown_value(lead)} (was ~{shown_value(before)}): "
-                    f"exp keeps it far ahead: one-hot rows")
+                    f"exp keeps it far ahead: nearly all the weight on one token")
         return (f"a row's top leads by ~{shown_value(lead)}, not ~{shown_value(before)}: "
                 f"the runner-up keeps {top:.0%} of its weight")
 
     def compared(self, before, weights) -> str:
-        """How stage 4's weights and these differ, said from the numbers: rows one-hot in each."""
+        """How stage 4's weights and these differ, said from the numbers:
+        the rows that put at least :data:`ONE_HOT` on one token (a red cell
+        in a purple row), in each."""
         there, here = (int((np.max(w, axis=-1) >= ONE_HOT).sum()) for w in (before, weights))
         rows = len(weights)
-        return (f"stage 4's α (no projections, no ÷√d_k): {there} of {rows} rows one-hot there, "
-                f"{here} of {rows} here")
+        return (f"rows with ≥ {ONE_HOT:g} on one token (one red cell): {here} of {rows} here, "
+                f"{there} of {rows} in stage 4's α (no projections, no ÷√d_k)")
 
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)

@@ -4,7 +4,7 @@ from manim import DOWN
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.fades import appear, swap
+from scenes.components.fades import appear
 from scenes.components.labels import shape_text
 from scenes.layout import LABEL_BUFF, ghost
 from scenes.motions.heads import focus_heads, role_lines
@@ -48,12 +48,12 @@ class MultiheadContext(StageScene):
         self.say(f"permute(0, 2, 1): each head's value slice turns about its diagonal, "
                  f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}")
         old = v.label
-        turned = permute_last_two(self, v, permuted, run_time=2.6, axis_color=self.theme.accent, keep=old)
-        self.layout.name(turned, v_name, DOWN)
-        self.layout.beside([room], turned.label, DOWN, buff=LABEL_BUFF, hang=turned.label.hang)  # where it was
-        self.layout.upright(turned.label)
-        self.play(*swap(old, turned.label), run_time=0.4)
-        v = turned
+        # the new shape's label takes the old one's place half-way through the turn, where it was
+        new = self.layout.sized_label(v_name, permuted.shape, DOWN, value_range=v.value_range)
+        new.hang = old.hang
+        self.layout.beside([room], new, DOWN, buff=LABEL_BUFF, hang=new.hang)
+        self.layout.upright(new)
+        v = permute_last_two(self, v, permuted, run_time=2.6, axis_color=self.theme.accent, keep=old, renamed=new)
         self.say(f"{v_name}: now {shape_text(permuted.shape)}, row j of every head is token j's value")
         self.wait(0.8)
 

@@ -8,7 +8,7 @@ from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text, shape_text
-from scenes.components.numbers import shown_value
+from scenes.components.numbers import alike_decimals, shown_sum, shown_value
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, Together, head_columns
 from scenes.motions.bias import add_bias_rows
@@ -155,9 +155,8 @@ class LinearProjection(StageScene):
             self.play(moving.animate.become(there).set_opacity(0.0), vanish(tags[h], rate_func=at_once),
                       total.animate.recolor(sums[h], value_range), *swap(old, total.label), run_time=run)
             self.remove(moving)
-            if h == 1:
-                self.say(f"cell [0, 0]: {shown_value(partials[0, 0, 0])} + {shown_value(partials[1, 0, 0])} = "
-                         f"{shown_value(sums[1, 0, 0])}, and so on for every cell")
+            if h == 1:  # true while the sum runs on: the whole sum of cell [0, 0], written to add up
+                self.say(self.cell_sum(partials[:, 0, 0], before[0, 0]))
         old = total.label
         total.value_range = (float(before.min()), float(before.max()))
         self.layout.name(total, "multihead_flattened @ W.T", DOWN, values=before)
@@ -187,8 +186,11 @@ class LinearProjection(StageScene):
         self.layout.name(total, "output", DOWN, values=output)
         self.layout.place(total)
         add_bias_rows(self, total, bias_row, output, total.value_range)
-        self.play(vanish(bias_row), vanish(bias_row.label), *swap(old, total.label), run_time=0.6)
-        self.close_on(total, margins=Margins(left=self.layout.word_room(words)), run_time=0.8)  # room for every word
+        # the bias stays over the output it was added to: the closing shot shows what made it
+        self.play(*swap(old, total.label), run_time=0.6)
+        self.close_on(total, margins=Margins(left=self.layout.word_room(words), top=BIAS_ROOM,
+                                             right=bias_row.label.width + 0.3),
+                      run_time=0.8, riders=[bias_row])  # room for every word, the bias's label beside its row
         self.play(appear(self.layout.word_labels(total, words)), run_time=0.5)
         self.say(self.remark(output))
         alike = self.alike(output)
@@ -196,6 +198,15 @@ class LinearProjection(StageScene):
             frames = VGroup(*[self.row_frame(total, row) for row in alike])
             self.play(appear(frames), run_time=0.6)
         self.wait(0.9)
+
+    @staticmethod
+    def cell_sum(terms, total) -> str:
+        """Cell [0, 0] as the sum of its parts: all of them where there are
+        two, written to add up on screen; else the first two, "…", the last."""
+        if len(terms) == 2:
+            return f"cell [0, 0] = part[0] + part[1] = {shown_sum(terms, total)}"
+        first, second, last, whole = alike_decimals([terms[0], terms[1], terms[-1], total])
+        return f"cell [0, 0] = {first} + {second} + … + {last} = {whole}, one number from each of the {len(terms)} parts"
 
     def row_frame(self, grid, row: int) -> Rectangle:
         left, bottom, right, top = self.layout.screen_box([grid.subgrid((0, row))])
