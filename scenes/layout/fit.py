@@ -155,18 +155,20 @@ def fit_row(camera, blocks, area: StageArea, *, labels=(), gap=1.2, margins: Mar
                                     margins=Margins(left=max(margins.left, first),
                                                     right=max(margins.right, last),
                                                     bottom=margins.bottom, top=margins.top))
-    return RowFit(total, roomy, tuple(hangs))
+    return RowFit(total, roomy, tuple(hangs), strict)
 
 
 @dataclass(frozen=True)
 class RowFit:
     """What :func:`fit_row` did: the ``scale`` it applied, whether every
     label found its room (``roomy``; else the blocks fit and the labels as
-    they can), and how each block's labels hang (:func:`label_span`)."""
+    they can), how each block's labels hang (:func:`label_span`), and
+    whether they keep off the neighbouring blocks (``kept_off``)."""
 
     scale: float
     roomy: bool
     hangs: tuple = ()
+    kept_off: bool = True
 
 
 def _best_hangs(fitted, count: int) -> list[int]:

@@ -29,6 +29,7 @@ from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
 from ..components.projection import FRONT, view_rotation
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
+from ..layout.fit import STRICT_SHARE
 from .turns import turn
 
 __all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns", "head_slice",
@@ -212,7 +213,9 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         trial = [g.copy() for g in grids]
         fitted = layout.row(*trial, gap=SIGN_ROOM, view=view, own_labels=False, bind=False, area=area,
                             also=_labels_for(arrangement, rooms, products_room, name_height, note))
-        pitch = trial[0].pitch * (1.0 if fitted.roomy else 0.01)  # labels that clash: only if all do
+        # labels that clash: only if all do; a label over the neighbouring block (where it reads as that
+        # block's name) only for blocks clearly larger, as within one arrangement (fit.STRICT_SHARE)
+        pitch = trial[0].pitch * (1.0 if fitted.roomy else 0.01) * (1.0 if fitted.kept_off else STRICT_SHARE)
         apart = arrangement.slot != IN_PLACE
         if pitch > best.get(apart, -1.0) * 1.02:  # a clearly larger picture; else the arrangement listed first
             best[apart], chosen[apart] = pitch, arrangement
