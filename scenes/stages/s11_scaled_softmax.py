@@ -4,7 +4,7 @@ import numpy as np
 from manim import DOWN
 
 from scenes.components.fades import appear, swap
-from scenes.components.numbers import shown_value
+from scenes.components.numbers import shown_value, tick_values
 from scenes.storyboards.row_softmax import RowSoftmaxStage
 
 __all__ = ["ScaledSoftmax"]
@@ -15,7 +15,7 @@ ONE_HOT = 0.95  # a row whose largest weight is at least this is one-hot to the 
 class ScaledSoftmax(RowSoftmaxStage):
     number = 11
     title = "Scaled softmax"
-    summary = "divide ω′ by √d_k = √17 (all cubes recolor), softmax along rows into α′; compare with stage 4"
+    summary = "divide ω′ by √d_k = √17 (the same pattern on a narrower scale), softmax along rows into α′; compare with stage 4"
     code = "attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)"
     formula_tex = r"\alpha'_{ij} = \mathrm{softmax}_j\!\left(\omega'_{ij} / \sqrt{d_k}\right)"
     mask_code = "attention_weights = F.softmax((omegas / d_k**0.5).masked_fill(mask, float('-inf')), dim=-1)"
@@ -37,12 +37,18 @@ class ScaledSoftmax(RowSoftmaxStage):
         self.step("scale")
         d_k = self.cfg.d_k
         root = d_k ** 0.5
-        self.say(f"÷ √{d_k} = {root:.3g}: every score {root:.3g}× smaller, seen on {self.scores_name}'s colors")
+        before = tick_values(scores.value_range)
+        after_range = (float(np.min(scaled)), float(np.max(scaled)))
+        after = tick_values(after_range)
+        self.say(f"÷ √{d_k} = {root:.3g}: the same pattern, every score {root:.3g}× smaller: "
+                 f"{before[0]} … {before[1]} becomes {after[0]} … {after[1]}")
         old = scores.label
-        # kept on the unscaled scores' colors: the shrink is seen (on its own scale it would look the same)
-        self.layout.name(scores, self.scaled_name(), DOWN, values=scaled, scale_of=self.scores_name)
+        # on its own colors, as every block (and stage 18): the pattern stays, the scale's numbers shrink;
+        # on ω′'s colors it washed out to one green, and its rows on the bench with it
+        scores.value_range = after_range
+        self.layout.name(scores, self.scaled_name(), DOWN, values=scaled)
         self.layout.place(scores)
-        self.play(scores.animate.recolor(scaled, scores.value_range), *swap(old, scores.label), run_time=2.0)
+        self.play(scores.animate.recolor(scaled, after_range), *swap(old, scores.label), run_time=2.0)
         self.scale_note = f"/√{d_k}"
         self.wait(0.6)
         self.say(self.why_scale(scaled))
