@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
-           "fingerprint", "row_numbers", "shown_sum", "alike_decimals"]
+           "fingerprint", "row_numbers", "shown_sum"]
 
 
 
@@ -76,6 +76,8 @@ def shown_sum(terms, total: float) -> str:
 
     >>> shown_sum([0.6544, 0.2283], 0.8827)
     '0.6544 + 0.2283 = 0.8827'
+    >>> shown_sum([1.5, -2.0], -0.5)
+    '1.50 + (−2.00) = −0.50'
     >>> shown_sum([1.5, -0.25], 1.25), shown_sum([0.0004, 0.0004, 0.0004], 0.0012)
     ('1.50 + (−0.25) = 1.25', '0.00040 + 0.00040 + 0.00040 = 0.00120')
     """
@@ -85,8 +87,8 @@ def shown_sum(terms, total: float) -> str:
     for decimals in range(first, first + 4):
         parts = [round(t, decimals) for t in terms]
         if abs(sum(parts) - round(float(total), decimals)) < 0.5 * 10.0 ** -decimals:
-            return f"{' + '.join(written(t, decimals) for t in terms)} = {written(float(total), decimals)}"
-    return f"{' + '.join(written(t, first) for t in terms)} ≈ {written(float(total), first)}"
+            return f"{' + '.join(written(t, decimals) for t in terms)} = {written(float(total), decimals, False)}"
+    return f"{' + '.join(written(t, first) for t in terms)} ≈ {written(float(total), first, False)}"
 
 
 def _decimals(values) -> int:
@@ -95,21 +97,10 @@ def _decimals(values) -> int:
     return max(0, 2 - int(np.floor(np.log10(largest))))
 
 
-def _written(value: float, decimals: int) -> str:
-    """``value`` to ``decimals``, a true minus, a negative one in brackets (a term of a sum)."""
+def _written(value: float, decimals: int, term: bool = True) -> str:
+    """``value`` to ``decimals``, a true minus; a negative ``term`` of a sum in brackets."""
     text = f"{value:.{decimals}f}".replace("-", "−")
-    return f"({text})" if value < 0 and float(text.replace("−", "-")) != 0 else text
-
-
-def alike_decimals(values) -> list[str]:
-    """``values`` written to the same decimals (three significant digits of
-    the largest), as the terms of one sum.
-
-    >>> alike_decimals([0.6544, -0.2283, 0.7])
-    ['0.654', '(−0.228)', '0.700']
-    """
-    decimals = _decimals(values)
-    return [_written(float(v), decimals) for v in values]
+    return f"({text})" if term and value < 0 and float(text.replace("−", "-")) != 0 else text
 
 
 def factor(value: float) -> str:

@@ -8,7 +8,7 @@ from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text, shape_text
-from scenes.components.numbers import alike_decimals, shown_sum, shown_value
+from scenes.components.numbers import shown_sum, shown_value
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, Together, head_columns
 from scenes.motions.bias import add_bias_rows
@@ -152,11 +152,11 @@ class LinearProjection(StageScene):
                 self.remove(moving)
                 self.add(total)
                 continue
+            # cell [0, 0] of the sum this play makes, as the label names it, written to add up (a counter)
+            self.say(self.cell_sum(h, sums[h - 1, 0, 0], partials[h, 0, 0], sums[h, 0, 0]))
             self.play(moving.animate.become(there).set_opacity(0.0), vanish(tags[h], rate_func=at_once),
                       total.animate.recolor(sums[h], value_range), *swap(old, total.label), run_time=run)
             self.remove(moving)
-            if h == 1:  # true while the sum runs on: the whole sum of cell [0, 0], written to add up
-                self.say(self.cell_sum(partials[:, 0, 0], before[0, 0]))
         old = total.label
         total.value_range = (float(before.min()), float(before.max()))
         self.layout.name(total, "multihead_flattened @ W.T", DOWN, values=before)
@@ -200,13 +200,17 @@ class LinearProjection(StageScene):
         self.wait(0.9)
 
     @staticmethod
-    def cell_sum(terms, total) -> str:
-        """Cell [0, 0] as the sum of its parts: all of them where there are
-        two, written to add up on screen; else the first two, "…", the last."""
-        if len(terms) == 2:
-            return f"cell [0, 0] = part[0] + part[1] = {shown_sum(terms, total)}"
-        first, second, last, whole = alike_decimals([terms[0], terms[1], terms[-1], total])
-        return f"cell [0, 0] = {first} + {second} + … + {last} = {whole}, one number from each of the {len(terms)} parts"
+    def cell_sum(h: int, before: float, part: float, total: float) -> str:
+        """Cell [0, 0] once part ``h`` is added: the sum so far plus part
+        ``h``'s cell, written to add up on screen.
+
+        >>> LinearProjection.cell_sum(1, 0.6544, 0.2283, 0.8827)
+        'cell [0, 0]: part[0] + part[1] = 0.6544 + 0.2283 = 0.8827'
+        >>> LinearProjection.cell_sum(3, 1.25, -0.5, 0.75)
+        'cell [0, 0]: (part[0] + … + part[2]) + part[3] = 1.25 + (−0.50) = 0.75'
+        """
+        so_far = "part[0]" if h == 1 else ("(part[0] + part[1])" if h == 2 else f"(part[0] + … + part[{h - 1}])")
+        return f"cell [0, 0]: {so_far} + part[{h}] = {shown_sum([before, part], total)}"
 
     def row_frame(self, grid, row: int) -> Rectangle:
         left, bottom, right, top = self.layout.screen_box([grid.subgrid((0, row))])
