@@ -61,7 +61,7 @@ def tick_values(value_range) -> tuple[str, str]:
         return "0", "0"
     if largest >= 1e5 or largest < 1e-4:
         return tuple("0" if abs(v) < 1e-3 * largest else shown_value(v) for v in (low, high))
-    decimals = max(0, 2 - int(np.floor(np.log10(largest))))
+    decimals = _decimals((low, high))
     ends = [f"{v:.{decimals}f}" for v in (low, high)]
     # an end that is a whole number (0 and 1 of weights) reads as one; 0.9997 stays 1.000, not 1
     ends = [f"{round(v)}" if abs(v - round(v)) < 1e-12 else e for v, e in zip((low, high), ends)]
@@ -83,12 +83,11 @@ def shown_sum(terms, total: float) -> str:
     """
     terms = [float(t) for t in terms]
     first = _decimals(terms + [float(total)])
-    written = _written
     for decimals in range(first, first + 4):
         parts = [round(t, decimals) for t in terms]
         if abs(sum(parts) - round(float(total), decimals)) < 0.5 * 10.0 ** -decimals:
-            return f"{' + '.join(written(t, decimals) for t in terms)} = {written(float(total), decimals, False)}"
-    return f"{' + '.join(written(t, first) for t in terms)} ≈ {written(float(total), first, False)}"
+            return f"{' + '.join(_written(t, decimals) for t in terms)} = {_written(float(total), decimals, False)}"
+    return f"{' + '.join(_written(t, first) for t in terms)} ≈ {_written(float(total), first, False)}"
 
 
 def _decimals(values) -> int:

@@ -158,12 +158,18 @@ class Layout:
         if label.width > WIDE_LABEL and broken(name) != name:  # "a / b" on two lines, the name whole
             name = broken(name)
             label = make(True if stacked is None else stacked)
-        label.side, label.block = np.asarray(direction, float), grid
-        label.fingerprint = fingerprint(grid.values if values is None else values)
+        label.side = np.asarray(direction, float)
         label.hang = getattr(old, "hang", 0)  # a new name hangs as the old did, level with the same row
         label.row = getattr(old, "row", None)
         label.within = getattr(old, "within", None)  # ... in the same part of the stage area
-        grid.label, grid.shows = label, name
+        return self.bind(grid, label, values)
+
+    def bind(self, grid: CubeGrid, label: BlockLabel, values=None) -> BlockLabel:
+        """``label`` names ``grid`` from now on: the numbers it shows (or
+        ``values``, where it is named before it recolors)."""
+        label.block = grid
+        label.fingerprint = fingerprint(grid.values if values is None else values)
+        grid.label, grid.shows = label, label.tensor_name
         return label
 
     def follow(self, grid: Mobject, target: Mobject, view=None, buff: float = LABEL_BUFF):

@@ -19,6 +19,7 @@ label all along; nothing is ever squeezed or left half-way between blocks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
@@ -83,8 +84,13 @@ def products_name(left: str, right: str, row, column=None, vector: bool = False)
 
 def _fits(text: str) -> bool:
     """Every line of ``text``, as a block's name, within :data:`WIDE_PRODUCTS`."""
-    return all(Text(line, font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD").width <= WIDE_PRODUCTS
-               for line in text.split("\n"))
+    return all(_name_width(line) <= WIDE_PRODUCTS for line in text.split("\n"))
+
+
+@lru_cache(maxsize=None)
+def _name_width(line: str) -> float:
+    """A line's width as a block's name (a row's name is asked for again at every cell)."""
+    return Text(line, font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD").width
 
 
 def _indexed(name: str) -> tuple[str, list[str]]:
@@ -207,7 +213,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     grids = (left, right, result)
     rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
     name_height = right.label[0].height
-    note = on_note(layout, right.label.tensor_name)
+    note = note_text(on_note(right.label.tensor_name), layout.theme)
     best, chosen = {}, {}
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
@@ -246,9 +252,9 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     return signs, chosen
 
 
-def on_note(layout: Layout, name: str) -> Text:
+def on_note(name: str) -> str:
     """The line under the pieces' label, in B's label's place: what they lie on."""
-    return note_text(f"on {name}", layout.theme)
+    return f"on {name}"
 
 
 def name_only(layout: Layout, grid: CubeGrid):
@@ -372,7 +378,8 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     signs, arrangement = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room,
                                         names_room=names_room, area=area)
     right_label = right.label
-    plain = name_only(layout, right)  # B's name while the pieces on it are named on its other side
+    # B's name while the pieces on it are named in their own slot (none: they take B's label's place)
+    plain = None if arrangement.slot == IN_PLACE else name_only(layout, right)
     frames = _Frames(scene, layout)
     # in front of B, toward the eye: the row lies on its column, pair over pair, on screen too
     lift = view_rotation(*view)[2] * right.pitch * 1.2
@@ -385,7 +392,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         piece.part_of, piece.value_range = None, value_range or own_range(values)
         side = arrangement.products_side
         label = layout.name(piece, name, side, shape=values.shape, values=values,
-                            note=f"on {right_label.tensor_name}" if arrangement.slot == IN_PLACE else None)
+                            note=on_note(right_label.tensor_name) if arrangement.slot == IN_PLACE else None)
         _, bottom, _, top = layout.screen_box([left, right, result])
         beyond = plain.height + STACK_GAP if arrangement.slot == STACKED else 0.0  # B's name first
         layout.beside([right], label, side, buff=LABEL_BUFF + beyond, level=(top, bottom))
@@ -405,9 +412,8 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     def unname(label):
         """The pieces' label goes at once; B's whole label (its scale) is back."""
         right.label = right_label
-        return [vanish(label, rate_func=at_once), *([] if arrangement.slot == IN_PLACE else
-                                                    [vanish(plain, rate_func=at_once)]),
-                appear(right_label, rate_func=at_once)]
+        plain_gone = [vanish(plain, rate_func=at_once)] if plain is not None else []
+        return [vanish(label, rate_func=at_once), *plain_gone, appear(right_label, rate_func=at_once)]
 
     def take_place(label) -> list:
         """``label`` shown at once on B's other side, in place of the last
@@ -415,7 +421,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         per block: B, under the pieces, is not read on its scale)."""
         if shown["label"] is not None:
             return [appear(label, rate_func=at_once), vanish(shown["label"], rate_func=at_once)]
-        if arrangement.slot == IN_PLACE:  # the pieces' label says what they lie on
+        if plain is None:  # the pieces' label, in B's label's place, says what they lie on
             return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once)]
         right.label = plain
         return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once),
@@ -520,7 +526,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     if "row" in shown:  # the row leaves column n - 1 with its products' label
         scene.remove(shown.pop("row"))
         if shown["label"] is not None:
-            scene.remove(shown["label"], plain)
+            scene.remove(shown["label"], *([plain] if plain is not None else []))
             scene.add(right_label)
             right.label = right_label
         shown["products"] = shown["label"] = None

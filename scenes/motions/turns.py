@@ -7,7 +7,6 @@ from manim import PI, DashedLine, Mobject
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, swap, vanish
-from ..components.numbers import fingerprint
 
 __all__ = ["turn", "transpose_turn", "permute_last_two", "diagonal"]
 
@@ -59,7 +58,7 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     turn: one line, the axis of every turn). The turning slices are named by
     ``grid``'s label (``keep``, shown); ``renamed``: the label with the new
     shape (placed, not shown), which takes its place half-way through the
-    turn and names the result."""
+    turn (the caller binds it to the result)."""
     x_axis, row_axis, _ = grid.axis_vectors()
     slices = grid.split(axis=0)
     for piece in slices:
@@ -80,9 +79,6 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     result.align_cell((0, 0, 0), corner)
     scene.remove(*slices)
     scene.add(result)
-    if renamed is not None:
-        renamed.block, renamed.fingerprint = result, fingerprint(result.values)
-        result.label, result.shows = renamed, renamed.tensor_name
     return result
 
 

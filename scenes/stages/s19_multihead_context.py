@@ -54,6 +54,7 @@ class MultiheadContext(StageScene):
         self.layout.beside([room], new, DOWN, buff=LABEL_BUFF, hang=new.hang)
         self.layout.upright(new)
         v = permute_last_two(self, v, permuted, run_time=2.6, axis_color=self.theme.accent, keep=old, renamed=new)
+        self.layout.bind(v, new)
         self.say(f"{v_name}: now {shape_text(permuted.shape)}, row j of every head is token j's value")
         self.wait(0.8)
 
