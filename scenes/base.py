@@ -146,7 +146,7 @@ class StageScene(StageDescription, ThreeDScene):
         """The closing shot of a motion: what is ``leaving`` fades, the camera
         turns to ``view`` and ``result`` moves to fill the stage area (less
         ``margins``, and the room its label takes; ``room_for`` as in
-        :meth:`Layout.settled`); its label follows it there. ``riders``
+        :meth:`Layout.settled`); its label stands beside it all the way. ``riders``
         (labelled blocks beside it, on screen) move and grow with it."""
         label = getattr(result, "label", None)
         if label is not None:
@@ -159,37 +159,40 @@ class StageScene(StageDescription, ThreeDScene):
             margins = Margins(*(a + b for a, b in zip((base.left, base.right, base.bottom, base.top),
                                                       (room.left, room.right, room.bottom, room.top))))
         target = self.layout.settled(result, margins, view=view, room_for=room_for)
-        following = []
+        following, hidden = [], []
         if label is not None:
             shown = any(label is m or label in m.get_family() for m in self.mobjects)
-            following = [self.layout.follow(result, target, view)] if shown else []
-            if not shown:
-                self.layout.beside([target], label, label.side, buff=LABEL_BUFF, view=view)
+            if shown and not self.layout.in_place(result):  # a label changing sides would cross its block
+                hidden, shown = [vanish(label, rate_func=at_once)], False
+            following = [self.layout.follow(result, target, view, track=True)] if shown else []
         # blocks leaving fade; texts leaving go at once (a label never slides across one that is going)
         gone = [vanish(m) if isinstance(m, CubeGrid) else vanish(m, rate_func=at_once) for m in leaving]
         grow, center, shift = target.pitch / result.pitch, result.get_center(), target.get_center() - result.get_center()
         rides = []
         for rider in riders:
             there = rider.copy().scale(grow, about_point=center).shift(shift)
-            rides += [rider.animate.become(there), self.layout.follow(rider, there, view)]
-        self.play(*gone, self.viewpoint.turn(*view), result.animate.become(target), *following, *rides,
+            rides += [rider.animate.become(there), self.layout.follow(rider, there, view, track=True)]
+        self.play(*gone, *hidden, self.viewpoint.turn(*view), result.animate.become(target), *following, *rides,
                   run_time=run_time)
         if label is not None and not following:
             self.layout.place(result)
             self.play(appear(label), run_time=0.4)
 
     def inset(self, key: str, name: str, share: float, max_pitch: float = INSET_PITCH,
-              beside: CubeGrid | None = None) -> CubeGrid:
+              beside: CubeGrid | None = None, band: tuple[float, float] = (0.0, 1.0)) -> CubeGrid:
         """An earlier stage's tensor ``key``, small (cubes at most ``max_pitch``
         apart, or half as far as those of the block it is ``beside``, if that
         is more: a 2×2 inset is not a speck), in the right ``share`` of the
-        stage area, for comparison, labelled ``name`` with its own scale
-        beneath. Neither shown yet."""
+        stage area (and the ``band`` of its height, fractions from the top),
+        for comparison, labelled ``name`` with its own scale beneath.
+        Neither shown yet."""
         if beside is not None:
             max_pitch = max(max_pitch, beside.pitch / 2)
         other = self.block(key, name, direction=DOWN, stacked=True)
-        self.layout.fit([other], area=self.layout.area().part(1 - share + 0.04, 1.0),
-                        margins=Margins(bottom=other.label.height + LABEL_BUFF + 0.05), max_pitch=max_pitch)
+        region = self.layout.area().part(1 - share + 0.04, 1.0).band(*band)
+        self.layout.fit([other], area=region, margins=Margins(bottom=other.label.height + LABEL_BUFF + 0.05),
+                        max_pitch=max_pitch)
+        other.label.within = region  # wider than its block, it stays in its part of the area
         self.layout.place(other)
         return other
 

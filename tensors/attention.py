@@ -178,14 +178,17 @@ def omegas(run):
 
 
 @stage(11, "scaled_softmax", reads=("s10_omegas", MASK_KEY), masks=True,
-       exports={"s11_attention_weights": TT}, shows={"s11_scaled_omegas": TT, "s11_masked_scaled_omegas": TT})
+       exports={"s11_attention_weights": TT},
+       shows={"s11_scaled_omegas": TT, "s11_masked_scaled_omegas": TT, "s11_unscaled_weights": TT})
 def scaled_softmax(run):
     import torch.nn.functional as F
 
     scaled = run["s10_omegas"] / run.config.d_k**0.5
     masked = _masked(run.config, scaled, run[MASK_KEY])
+    # what the scaling changes: the weights the same scores would get without it
+    unscaled = F.softmax(_masked(run.config, run["s10_omegas"], run[MASK_KEY]), dim=-1)
     return {"s11_scaled_omegas": scaled, "s11_masked_scaled_omegas": masked,
-            "s11_attention_weights": F.softmax(masked, dim=-1)}
+            "s11_attention_weights": F.softmax(masked, dim=-1), "s11_unscaled_weights": unscaled}
 
 
 @stage(12, "context_values", reads=("s11_attention_weights", "s09_values"),

@@ -43,6 +43,10 @@ def test_causal_stages_match_scaled_dot_product_attention_with_is_causal():
     q, k, v = (t(trace[key]) for key in ("s07_queries", "s08_keys", "s09_values"))
     assert np.allclose(trace["s12_context_vectors"], F.scaled_dot_product_attention(q, k, v, is_causal=True),
                        atol=1e-5)
+    # stage 11's comparison, without the scaling: SDPA at scale 1 over the identity gives its weights
+    eye = torch.eye(CAUSAL.tokens)
+    assert np.allclose(trace["s11_unscaled_weights"],
+                       F.scaled_dot_product_attention(q, k, eye, is_causal=True, scale=1.0).numpy(), atol=1e-5)
     # stages 17-19, per head
     q, k, v = (t(trace[key]) for key in ("s14_multihead_queries", "s15_multihead_keys",
                                          "s19_multihead_values_permuted"))

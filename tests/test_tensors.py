@@ -116,6 +116,10 @@ def test_scaled_dot_product_against_torch_sdpa():
     assert torch.allclose(t("s12_context_vectors"), ref, atol=1e-5)
     ref_weights = F.softmax(_loop_omega(q, k) / math.sqrt(17), dim=-1)
     assert torch.allclose(t("s11_attention_weights"), ref_weights, atol=1e-6)
+    # what stage 11 compares with: the same scores without the scaling (SDPA at scale 1, values = identity)
+    eye = torch.eye(8)
+    unscaled = F.scaled_dot_product_attention(q[None], k[None], eye[None], scale=1.0)[0]
+    assert torch.allclose(t("s11_unscaled_weights"), unscaled, atol=1e-5)
 
 
 def test_multihead_tensors_are_seeded_after_one_u_query():

@@ -172,10 +172,23 @@ class Layout:
         grid.label, grid.shows = label, label.tensor_name
         return label
 
-    def follow(self, grid: Mobject, target: Mobject, view=None, buff: float = LABEL_BUFF):
+    def follow(self, grid: Mobject, target: Mobject, view=None, buff: float = LABEL_BUFF, track: bool = False):
         """The animation that takes ``grid``'s label to where it stands beside
-        ``target`` (the place ``grid`` moves to, seen from ``view``)."""
+        ``target`` (the place ``grid`` moves to, seen from ``view``).
+
+        ``track``: the label stands beside ``grid`` as it is drawn at every
+        frame (``grid``'s own animation comes first in the same ``play``), on
+        its side from the first frame: for a block that grows where it
+        stands, which a label gliding straight to its place would cross."""
         label = grid.label
+        if track:
+            hang, within = getattr(label, "hang", 0), getattr(label, "within", None)
+
+            def stay(mob, alpha):
+                self.beside([grid], mob, label.side, buff=buff, hang=hang, level=self._level(label))
+                self.inside(mob, within)
+
+            return InPlace(label, stay)
         there = label.copy()
         self.beside([target], there, label.side, buff=buff, view=view, hang=getattr(label, "hang", 0),
                     level=self._level(label, view))
@@ -224,6 +237,16 @@ class Layout:
         self.upright(*words)
         return VGroup(label, arrows, words)
 
+    def in_place(self, grid: CubeGrid) -> bool:
+        """Whether ``grid``'s label stands where :meth:`place` would put it now
+        (not, say, on the side it had before its side changed)."""
+        label = grid.label
+        probe = label.copy()
+        self.beside([grid], probe, label.side, buff=LABEL_BUFF + self.guide_room(grid, label.side),
+                    hang=getattr(label, "hang", 0), level=self._level(label))
+        self.inside(probe, getattr(label, "within", None))
+        return bool(np.linalg.norm(probe.get_center() - label.get_center()) < 0.1)
+
     def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT, max_pitch: float = MAX_PITCH,
                 room_for=None) -> CubeGrid:
         """Where ``grid`` goes in a closing shot (a fitted copy), see :func:`.fit.settled`."""
@@ -252,6 +275,17 @@ class Layout:
         if dx:
             mob.move_to(world_at_screen(self.camera, (x + dx, y), center))
         return mob
+
+    def right_edge(self, *mobjects: Mobject) -> float:
+        """The rightmost point on screen of ``mobjects``: a grid's cubes, an
+        upright text's box (frame units)."""
+        edges = []
+        for mob in mobjects:
+            if isinstance(mob, CubeGrid):
+                edges.append(fit.screen_box(self.camera, [mob])[2])
+            else:
+                edges.append(project(self.camera, mob.get_center()[None])[0][0] + mob.width / 2)
+        return max(edges)
 
     def _level(self, label, view=None):
         """The top and bottom of the row ``label``'s block stands in, on screen (None outside a row)."""

@@ -56,6 +56,10 @@ class StageArea:
         """The slice of the area between two fractions of its width."""
         return replace(self, left=self.left + start * self.width, right=self.left + stop * self.width)
 
+    def band(self, start: float, stop: float) -> "StageArea":
+        """The slice of the area between two fractions of its height, from the top."""
+        return replace(self, top=self.top - start * self.height, bottom=self.top - stop * self.height)
+
 
 @dataclass(frozen=True)
 class Margins:

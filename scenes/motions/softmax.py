@@ -11,7 +11,7 @@ the scores of later tokens to −∞.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from manim import DOWN, RIGHT, UP, Mobject, Text
@@ -63,6 +63,8 @@ class SoftmaxBench:
     scores_name: str
     weights_name: str
     words_on: list
+    bench_hang: int = 0  # how a label on the bench's place hangs (see :func:`..layout.fit.label_span`) ...
+    bench_side: np.ndarray = field(default_factory=lambda: DOWN)  # ... and on which side
 
 
 def exp_name(scores_name: str, row: int, scale_note: str = "", overflow: bool = False) -> str:
@@ -105,13 +107,15 @@ def _short(name: str) -> bool:
 
 def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, weights_name: str, words, *,
                   weights_label: str | None = None, scale_note: str = "", right: float = 0.0,
-                  scores_room=None, area=None) -> SoftmaxBench:
+                  scores_room=None, bench_room=None, area=None) -> SoftmaxBench:
     """Lay out ``scores`` (labelled), a bench for one row and the weights'
     empty slots (named ``weights_label``, default ``weights_name``) in a
     row filling the stage area (or ``area``, less ``right``), with room for
     the tokens' words on their rows and columns and for the bench's labels
     (``scale_note`` as the rows will be named); ``scores_room``: a label
-    the scores will take later. Nothing is shown yet; the words are made."""
+    the scores will take later; ``bench_room``: a label under a block shown
+    on the bench's place before the softmax. Nothing is shown yet; the
+    words are made."""
     weights = scores.like(weights_values, (float(np.min(weights_values)), float(np.max(weights_values))),
                           dims=scores.dims)
     layout.name(weights, weights_label or weights_name, DOWN)
@@ -120,16 +124,25 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
     widest = max((layout.sized_label(n, (tokens,), RIGHT, scale_of=of) for n, of in (
         (weights_row_name(weights_name, tokens - 1, 1.0), _weights_of(weights_name)),
         (exp_name(scores_name, tokens - 1, scale_note), None))), key=lambda m: m.width)  # between the maps
-    layout.row(scores, bench, weights, gap=0.5, area=area, margins=Margins(
-        left=layout.word_room(words), top=layout.word_room(words, columns=True), right=right),
-        room_for=[scores_room, widest, None])
+    area = area or layout.area()
+    if right:  # kept free of blocks and of their labels (a margin only keeps blocks out)
+        area = replace(area, right=area.right - right)
+    def fit():
+        return layout.row(scores, bench, weights, gap=0.5, area=area, margins=Margins(
+            left=layout.word_room(words), top=layout.word_room(words, columns=True)),
+            room_for=[scores_room, widest, None], also=[[], [bench_room] if bench_room is not None else [], []])
+    fitted = fit()
+    if bench_room is not None and not fitted.roomy:  # no room under it: over it (it has no column words)
+        bench_room.side = UP
+        fitted = fit()
     bench.align_cell((0, 0, 0), [bench.cell_center(0, 0)[0], scores.cell_center(0, 0)[1], 0.0])
     words_on = [layout.word_labels(scores, words), layout.column_words(scores, words),
                 layout.column_words(weights, words)]
     weights.row_words = scores.row_words  # the weights' rows are level with the scores' and their words
     scores.is_map = weights.is_map = True
     weights.set_cell_opacity(SLOT_OPACITY).empty()  # grey slots: the weights are not computed yet
-    return SoftmaxBench(scores, bench, weights, scores_name, weights_name, words_on)
+    return SoftmaxBench(scores, bench, weights, scores_name, weights_name, words_on, fitted.hangs[1],
+                        DOWN if bench_room is None else bench_room.side)
 
 
 def soften_rows(scene, layout, bench: SoftmaxBench, values, weights_values, say=None, scale_note: str = "",

@@ -15,7 +15,8 @@ ONE_HOT = 0.95  # a row whose largest weight is at least this is one-hot to the 
 class ScaledSoftmax(RowSoftmaxStage):
     number = 11
     title = "Scaled softmax"
-    summary = "divide ω′ by √d_k = √17 (the same pattern on a narrower scale), softmax along rows into α′; compare with stage 4"
+    summary = ("divide ω′ by √d_k = √17 (beside ω′: on its colors every score shrinks toward 0, on its own the same "
+               "pattern), softmax along rows into α′; compare with softmax(ω′) unscaled and with stage 4")
     code = "attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)"
     formula_tex = r"\alpha'_{ij} = \mathrm{softmax}_j\!\left(\omega'_{ij} / \sqrt{d_k}\right)"
     mask_code = "attention_weights = F.softmax((omegas / d_k**0.5).masked_fill(mask, float('-inf')), dim=-1)"
@@ -32,7 +33,21 @@ class ScaledSoftmax(RowSoftmaxStage):
     def scale_note_for(self):
         return f"/√{self.cfg.d_k}"
 
-    def show_scores(self, scores):
+    INSETS = (("s11_unscaled_weights", "softmax(ω′)"), ("s04_attention_weights", "stage 4: α"))
+
+    def inset_room(self):
+        """At least the inset share, and room for the insets' labels whole."""
+        widest = max(self.layout.sized_label(name, self.trace[key].shape, DOWN, stacked=True,
+                                             value_range=(float(np.min(self.trace[key])),
+                                                          float(np.max(self.trace[key])))).width
+                     for key, name in self.INSETS)
+        return max(super().inset_room(), widest + 0.3)
+
+    def bench_label(self, scores):
+        return self.layout.sized_label(self.scaled_name(), scores.source_shape, DOWN, value_range=scores.value_range,
+                                       scale_of=self.scores_name)
+
+    def show_scores(self, scores, bench):
         scaled = self.trace["s11_scaled_omegas"]
         self.step("scale")
         d_k = self.cfg.d_k
@@ -40,17 +55,42 @@ class ScaledSoftmax(RowSoftmaxStage):
         before = tick_values(scores.value_range)
         after_range = (float(np.min(scaled)), float(np.max(scaled)))
         after = tick_values(after_range)
-        self.say(f"÷ √{d_k} = {root:.3g}: the same pattern, every score {root:.3g}× smaller: "
+        # ω′ / √d_k beside ω′, first on ω′'s colors: every cube slides toward the middle color (0);
+        # then on its own: the same pattern. On the bench's place, between ω′ and the weights
+        divided = scores.like(self.trace[self.scores_key], scores.value_range, dims=scores.dims)
+        divided.is_map = True
+        at = bench.bench.cell_center(0, 0)
+        spot = [at[0], scores.cell_center(0, 0)[1], at[2]]
+        there = divided.copy().align_cell((0, 0, 0), spot)
+        self.layout.name(there, self.scaled_name(), bench.bench_side, values=scaled, scale_of=self.scores_name)
+        there.label.hang = bench.bench_hang
+        self.layout.place(there)
+        self.layout.bind(divided, there.label, scaled)
+        divided.align_cell((0, 0, 0), scores.cell_center(0, 0))
+        self.say(f"÷ √{d_k} = {root:.3g}: every score shrinks toward 0, "
                  f"{before[0]} … {before[1]} becomes {after[0]} … {after[1]}")
+        self.add(divided)
+        self.play(divided.animate.align_cell((0, 0, 0), spot)
+                  .recolor(scaled, scores.value_range), appear(divided.label), run_time=1.6)
+        self.wait(1.8)
+        old = divided.label
+        divided.value_range = after_range
+        self.layout.name(divided, self.scaled_name(), bench.bench_side, values=scaled)  # as the old label hangs
+        self.layout.place(divided)
+        self.say(f"on its own colors ({after[0]} … {after[1]}): the same pattern as ω′, "
+                 "every row's order kept")
+        self.play(divided.animate.recolor(scaled, after_range), *swap(old, divided.label), run_time=1.2)
+        self.wait(1.8)
+        # the divided scores take ω′'s place: the softmax works on them
         old = scores.label
-        # on its own colors, as every block (and stage 18): the pattern stays, the scale's numbers shrink;
-        # on ω′'s colors it washed out to one green, and its rows on the bench with it
         scores.value_range = after_range
         self.layout.name(scores, self.scaled_name(), DOWN, values=scaled)
         self.layout.place(scores)
-        self.play(scores.animate.recolor(scaled, after_range), *swap(old, scores.label), run_time=2.0)
+        self.play(scores.animate.recolor(scaled, after_range), *swap(old, scores.label),
+                  divided.animate.align_cell((0, 0, 0), scores.cell_center(0, 0)).set_opacity(0.0),
+                  *swap(divided.label, None), run_time=1.0)
+        self.remove(divided)
         self.scale_note = f"/√{d_k}"
-        self.wait(0.6)
         self.say(self.why_scale(scaled))
         self.wait(1.6)
         return scaled
@@ -68,17 +108,21 @@ class ScaledSoftmax(RowSoftmaxStage):
         return (f"a row's top leads by ~{shown_value(lead)}, not ~{shown_value(before)}: "
                 f"the runner-up keeps {top:.0%} of its weight")
 
-    def compared(self, before, weights) -> str:
-        """How stage 4's weights and these differ, said from the numbers:
-        the rows that put at least :data:`ONE_HOT` on one token (a red cell
-        in a purple row), in each."""
-        there, here = (int((np.max(w, axis=-1) >= ONE_HOT).sum()) for w in (before, weights))
+    def compared(self, before, unscaled, weights) -> str:
+        """How stage 4's weights, the unscaled scores' and these differ, said
+        from the numbers: the rows that put at least :data:`ONE_HOT` on one
+        token (a red cell in a purple row), in each."""
+        there, plain, here = (int((np.max(w, axis=-1) >= ONE_HOT).sum()) for w in (before, unscaled, weights))
         rows = len(weights)
         return (f"rows with ≥ {ONE_HOT:g} on one token (one red cell): {here} of {rows} here, "
-                f"{there} of {rows} in stage 4's α (no projections, no ÷√d_k)")
+                f"{plain} of {rows} in softmax(ω′) without ÷√{self.cfg.d_k}, {there} of {rows} in stage 4's α")
 
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)
-        other = self.inset("s04_attention_weights", "stage 4: α", self.inset_share, beside=grid)
-        self.say(self.compared(self.trace["s04_attention_weights"], weights))
-        self.play(appear(other), appear(other.label))
+        area = self.layout.area()  # right of the weights, their words and their label
+        clear = self.layout.right_edge(grid, grid.label, getattr(grid, "column_words", grid)) + 0.1
+        share = (area.right - clear) / area.width + 0.04  # inset() starts its part 0.04 in
+        plain, other = (self.inset(key, name, share, beside=grid, band=band)
+                        for (key, name), band in zip(self.INSETS, ((0.0, 0.5), (0.5, 1.0))))
+        self.say(self.compared(self.trace["s04_attention_weights"], self.trace["s11_unscaled_weights"], weights))
+        self.play(*[appear(m) for m in (plain, plain.label, other, other.label)])

@@ -12,7 +12,7 @@ from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appear, swap, vanish
-from scenes.motions.softmax import bench_between, mask_later_tokens, soften_rows
+from scenes.motions.softmax import SoftmaxBench, bench_between, mask_later_tokens, soften_rows
 
 __all__ = ["RowSoftmaxStage"]
 
@@ -24,8 +24,9 @@ class RowSoftmaxStage(StageScene):
     scale_note = ""  # how the scores were scaled, written after a row's index: "/√17"
     inset_share = 0.0  # of the stage area's width, right, kept for an inset of an earlier stage
 
-    def show_scores(self, scores: CubeGrid) -> np.ndarray:
-        """Hook: stage 11 scales the scores first. Returns the scores the softmax takes."""
+    def show_scores(self, scores: CubeGrid, bench: SoftmaxBench) -> np.ndarray:
+        """Hook: stage 11 scales the scores first (on the bench's place, free
+        until the softmax). Returns the scores the softmax takes."""
         return self.trace[self.scores_key]
 
     def scaled_name(self) -> str | None:
@@ -43,14 +44,14 @@ class RowSoftmaxStage(StageScene):
                                            value_range=scores.value_range, masked=self.cfg.mask == "causal",
                                            scale_of=self.scores_name if scaled else None)
         bench = bench_between(self.layout, scores, weights_values, self.scores_name, self.weights_name, words,
-                              scale_note=self.scale_note_for(), right=self.inset_share * self.layout.area().width,
-                              scores_room=room)
+                              scale_note=self.scale_note_for(), right=self.inset_room(),
+                              scores_room=room, bench_room=self.bench_label(scores))
         weights = bench.weights
         self.step("scores")
         self.say(f"the scores {self.scores_name}: row i = how token i matches every token")
         self.play(appear(scores), appear(self.layout.place(scores)), *map(appear, bench.words_on))
         self.play(appear(weights), appear(self.layout.place(weights)), run_time=0.5)
-        values = self.show_scores(scores)
+        values = self.show_scores(scores, bench)
         if self.cfg.mask == "causal":
             self.step("mask")
             self.say(f"causal mask: a token may not look ahead: later tokens' scores become {MASKED_SIGN}")
@@ -66,6 +67,15 @@ class RowSoftmaxStage(StageScene):
         soften_rows(self, self.layout, bench, values, weights_values, say=self.say, scale_note=self.scale_note)
         self.step("maxima")
         self.point_out_maxima(weights, weights_values)
+
+    def inset_room(self) -> float:
+        """The width kept free on the right for insets (frame units)."""
+        return self.inset_share * self.layout.area().width
+
+    def bench_label(self, scores: CubeGrid):
+        """Hook: the label of a block :meth:`show_scores` shows on the
+        bench's place (room is kept for it), or None."""
+        return None
 
     def scale_note_for(self) -> str:
         """How the rows will be named once scaled (room is kept for it)."""
