@@ -8,7 +8,7 @@ from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text, shape_text
-from scenes.components.numbers import shown_sum, shown_value
+from scenes.components.numbers import shown_sum, shown_value, tick_values
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, Together, head_columns
 from scenes.motions.bias import add_bias_rows
@@ -170,24 +170,35 @@ class LinearProjection(StageScene):
         self.wait(0.8)
 
     def add_bias(self, before, bias, output):
-        """The bias row over the result, dropped onto every row (a broadcast add)."""
+        """The bias row over the result, on the result's colors (its size
+        beside the sum's seen), dropped onto every row (a broadcast add)."""
         total = self.total
         words = self.cfg.sentence
         self.close_on(total, margins=Margins(left=self.layout.word_room(words), top=BIAS_ROOM), run_time=1.0)
-        self.say(f"+ bias: one row of {bias.shape[0]}, added to every row (broadcast)")
-        bias_row = total.like(bias[None, :], (float(bias.min()), float(bias.max())),
-                              dims=(None,) + self.trace.axes("s21_linear_bias"))
+        low, high = tick_values((float(bias.min()), float(bias.max())))
+        sum_low, sum_high = tick_values(total.value_range)
+        self.say(f"+ bias: one row of {bias.shape[0]}, {low} … {high}: beside the sum's {sum_low} … {sum_high} "
+                 f"nearly 0, so on the sum's colors it is nearly all green")
+        bias_row = total.like(bias[None, :], total.value_range, dims=(None,) + self.trace.axes("s21_linear_bias"))
         bias_row.align_cell((0, 0, 0), total.cell_center(0, 0) + UP * total.pitch * 2.0)
-        self.layout.name(bias_row, "bias", RIGHT)
+        self.layout.name(bias_row, "bias", RIGHT, scale_of="the sum")
         self.play(appear(bias_row), appear(self.layout.place(bias_row)))
-        self.wait(0.8)
+        self.wait(1.6)
         old = total.label
         total.value_range = (float(output.min()), float(output.max()))
         self.layout.name(total, "output", DOWN, values=output)
         self.layout.place(total)
+        self.say(f"added to every row (broadcast): cell [0, 0] = {shown_sum([before[0, 0], bias[0]], output[0, 0])}; "
+                 f"no cell changes by more than {shown_value(float(np.abs(bias).max()))}")
         add_bias_rows(self, total, bias_row, output, total.value_range)
-        # the bias stays over the output it was added to: the closing shot shows what made it
-        self.play(*swap(old, total.label), run_time=0.6)
+        # the bias stays over the output it was added to, on its colors: the closing shot shows what made it
+        old_bias = bias_row.label
+        bias_row.value_range = total.value_range
+        self.layout.name(bias_row, "bias", RIGHT, scale_of="output")
+        self.layout.place(bias_row)
+        self.play(*swap(old, total.label), *swap(old_bias, bias_row.label),
+                  bias_row.animate.recolor(bias[None, :], total.value_range), run_time=0.6)
+        self.wait(1.0)
         self.close_on(total, margins=Margins(left=self.layout.word_room(words), top=BIAS_ROOM,
                                              right=bias_row.label.width + 0.3),
                       run_time=0.8, riders=[bias_row])  # room for every word, the bias's label beside its row
