@@ -48,11 +48,10 @@ class ProjectionStage(StageScene):
 
         self.step("transpose")
         # park the product so that, once turned, the result fits too
-        side = max(result_values.shape)
-        product.label.side = RIGHT
+        side = max(result_values.shape)  # its label stays under it: a label changing sides would cross it
+        self.say(f".T turns {name} about its diagonal: column i becomes row i, one row per token")
         self.close_on(product, left, right, left.label, right.label, done.signs,
                       margins=Margins(left=self.layout.word_room(self.cfg.sentence)), room_for=(1, side, side))
-        self.say(f".T turns {name} about its diagonal: column i becomes row i, one row per token")
         self.play(vanish(product.label), run_time=0.3)
         result = transpose_turn(self, product, result_values, run_time=3.0 / self.speed,
                                 axis_color=self.theme.accent)
