@@ -182,13 +182,7 @@ class Layout:
         stands, which a label gliding straight to its place would cross."""
         label = grid.label
         if track:
-            hang, within = getattr(label, "hang", 0), getattr(label, "within", None)
-
-            def stay(mob, alpha):
-                self.beside([grid], mob, label.side, buff=buff, hang=hang, level=self._level(label))
-                self.inside(mob, within)
-
-            return InPlace(label, stay)
+            return InPlace(label, lambda mob, alpha: self._stand(grid, mob, buff))
         there = label.copy()
         self.beside([target], there, label.side, buff=buff, view=view, hang=getattr(label, "hang", 0),
                     level=self._level(label, view))
@@ -225,11 +219,7 @@ class Layout:
             sides = guide_sides(grid, label.side, GUIDES_RIGHT)
             grid.guide_sides, grid.guided = sides, True
             guides = axis_guides(grid, sides, self.theme)
-        self.beside([grid], label, label.side, buff=buff + self.guide_room(grid, label.side)
-                    if isinstance(grid, CubeGrid) else buff, view=view, hang=getattr(label, "hang", 0),
-                    level=self._level(label, view))
-        if view is None:  # a label wider than the room beside its block stays in the frame (or its part)
-            self.inside(label, getattr(label, "within", None))
+        self._stand(grid, label, buff, view)
         self.upright(label)
         if guides is None:
             return label
@@ -241,11 +231,20 @@ class Layout:
         """Whether ``grid``'s label stands where :meth:`place` would put it now
         (not, say, on the side it had before its side changed)."""
         label = grid.label
-        probe = label.copy()
-        self.beside([grid], probe, label.side, buff=LABEL_BUFF + self.guide_room(grid, label.side),
-                    hang=getattr(label, "hang", 0), level=self._level(label))
-        self.inside(probe, getattr(label, "within", None))
+        probe = self._stand(grid, label.copy())
         return bool(np.linalg.norm(probe.get_center() - label.get_center()) < 0.1)
+
+    def _stand(self, grid: Mobject, mob: Mobject, buff: float = LABEL_BUFF, view=None) -> Mobject:
+        """Put ``mob`` where ``grid``'s label stands: on the label's side, clear
+        of the block's axis guides, hanging and level as the label does; in
+        the camera's own view, kept in the frame (or its part of it)."""
+        label = grid.label
+        self.beside([grid], mob, label.side, buff=buff + self.guide_room(grid, label.side)
+                    if isinstance(grid, CubeGrid) else buff, view=view, hang=getattr(label, "hang", 0),
+                    level=self._level(label, view))
+        if view is None:  # a label wider than the room beside its block stays in the frame (or its part)
+            self.inside(mob, getattr(label, "within", None))
+        return mob
 
     def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT, max_pitch: float = MAX_PITCH,
                 room_for=None) -> CubeGrid:

@@ -120,7 +120,7 @@ class ScaledSoftmax(RowSoftmaxStage):
     def point_out_maxima(self, grid, weights):
         super().point_out_maxima(grid, weights)
         area = self.layout.area()  # right of the weights, their words and their label
-        clear = self.layout.right_edge(grid, grid.label, getattr(grid, "column_words", grid)) + 0.1
+        clear = self.layout.right_edge(grid, grid.label, grid.column_words) + 0.1
         share = (area.right - clear) / area.width + 0.04  # inset() starts its part 0.04 in
         plain, other = (self.inset(key, name, share, beside=grid, band=band)
                         for (key, name), band in zip(self.INSETS, ((0.0, 0.5), (0.5, 1.0))))
