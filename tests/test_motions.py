@@ -14,6 +14,7 @@ from manim import DOWN, PI, UP, Wait
 from golden import render_still
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
+from scenes.components.fades import appearing
 from scenes.engine.manim_hooks import screen_points
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul, matmul
@@ -295,3 +296,42 @@ def test_a_row_keeps_a_wide_label_off_the_neighbouring_block(tmp_path):
 
     play(tmp_path, storyboard)
     assert found["label"] < found["next"], "the label reaches over the next block"
+
+
+def test_a_legend_changes_with_the_colors_it_names(tmp_path):
+    """The products' label (name and scale) comes in half-way through the
+    play that turns A's row into the products, never at its start: a frame
+    early in that play shows A's row, which must still be named as A's row
+    (a reader saw "α[0] * X[:, 9]" over α's colors)."""
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=(2, 3)), rng.normal(size=(3, 2))
+    seen = []
+
+    def storyboard(scene):
+        left, right = CubeGrid(a), CubeGrid(b)
+        scene.layout.name(left, "A")
+        scene.layout.name(right, "B")
+        scene.layout.row(left, right)
+        scene.add(left, right, scene.layout.place(left), scene.layout.place(right))
+        played = scene.play
+
+        def play(*animations, **kwargs):
+            coming = [(animation, label) for animation in animations for label in appearing(animation) or []
+                      if getattr(label, "tensor_name", "") in ("A[0] * B[:, 0]", "A[1] * columns of B")]
+            before = [label.block.values.copy() for _, label in coming]
+            played(*animations, **kwargs)
+            for (animation, label), was in zip(coming, before):
+                seen.append((label.tensor_name, animation.rate_func(0.25), animation.rate_func(0.75),
+                             was.reshape(-1), label.block.values.reshape(-1).copy()))
+
+        scene.play = play
+        matmul(scene, scene.layout, scene.viewpoint, left, right, a @ b, matmul_products(a, b), names=("A", "B", "C"))
+
+    play(tmp_path, storyboard)
+    assert [name for name, *_ in seen] == ["A[0] * B[:, 0]", "A[1] * columns of B"]
+    for name, early, late, was, now in seen:
+        assert (early, late) == (0.0, 1.0), f"{name} is not named half-way through its recolor"
+    (_, _, _, was0, now0), (_, _, _, was1, now1) = seen
+    assert np.allclose(was0, a[0]) and np.allclose(now0, a[0] * b[:, 0])  # A's row before, the products after
+    assert np.allclose(was1, np.repeat(a[1], 2)) and np.allclose(now1, (a[1][:, None] * b).reshape(-1))
+

@@ -19,7 +19,7 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "InPlace", "Vanish"]
+__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -101,12 +101,14 @@ def at_once(t: float) -> float:
     return 1.0 if t > 0 else 0.0
 
 
-def _halfway(t: float) -> float:
+def halfway(t: float) -> float:
+    """A rate function that is done half-way through the play: a text that
+    names what changes over the play changes when the change is half done."""
     return 1.0 if t >= 0.5 else 0.0
 
 
 def swap(old: Mobject | None, new: Mobject | None) -> list[InPlace]:
     """``old`` gives way to ``new`` at once, half-way through the play: one
     text in one place at any frame, never two, never a half-faded one."""
-    return ([vanish(old, rate_func=_halfway)] if old is not None else []) + \
-           ([appear(new, rate_func=_halfway)] if new is not None else [])
+    return ([vanish(old, rate_func=halfway)] if old is not None else []) + \
+           ([appear(new, rate_func=halfway)] if new is not None else [])

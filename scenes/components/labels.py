@@ -143,7 +143,8 @@ class BlockLabel(VGroup):
 
         self.tensor_name, self.shape, self.scale_of = name, tuple(shape), scale_of
         self.value_range = None if value_range is None else (float(value_range[0]), float(value_range[1]))
-        title = Text(drawable(name), font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=theme.ink)
+        title = Text(drawable(name), font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=theme.ink,
+                     line_spacing=0.7)  # a long name on two lines: its lines clear of each other
         title.is_name = True  # the text rules hold a name to the captions' size
         size = shape_text(shape) + (f" · colors of {scale_of}" if scale_of else "")
         dims = Text(size, font=TEXT_FONT, font_size=TEXT_SIZE, color=theme.muted)

@@ -11,7 +11,7 @@ side of B its own label is not on, as PyTorch writes them (``X[0] * Xᵀ[:,
 block, and B never loses its name); their sum, one cube on C's
 colors, flies into C[0, 0]. The row then slides from column to column, one
 cell at a time, faster; every later row lies on all of B at once
-(``X[1, :, None] * Xᵀ``: the row broadcast over every column), and C's row
+(``X[1] * columns of Xᵀ``: the row broadcast over every column), and C's row
 fills in under its frame, one row after another, faster. B keeps its own
 label all along; nothing is ever squeezed or left half-way between blocks.
 """
@@ -25,7 +25,7 @@ import numpy as np
 from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, at_once, swap, vanish
+from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
 from ..components.projection import FRONT, view_rotation
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
@@ -60,12 +60,13 @@ class Matmul:
 
 
 def products_name(left: str, right: str, row, column=None, vector: bool = False) -> str:
-    r"""How PyTorch writes the products of a row of ``left`` with a column of
-    ``right`` (elementwise), or with all of ``right`` (broadcast). A long
-    one takes two lines, a factor a line.
+    r"""The products of a row of ``left`` with a column of ``right``
+    (elementwise), as PyTorch writes them, or with every column of ``right``
+    (broadcast: said in words, PyTorch's ``X[1, :, None] * Xᵀ`` is read by
+    few). A long one takes two lines, a factor a line.
 
     >>> products_name("X", "Xᵀ", 0, 0), products_name("X", "Xᵀ", 1)
-    ('X[0] * Xᵀ[:, 0]', 'X[1, :, None] * Xᵀ')
+    ('X[0] * Xᵀ[:, 0]', 'X[1] * columns of Xᵀ')
     >>> products_name("multihead_U_query[0]", "Xᵀ", 16, 7)
     'multihead_U_query[0, 16]\n* Xᵀ[:, 7]'
     >>> products_name("flat[:, 18:36]", "W.T[18:36]", 2, 5)
@@ -76,7 +77,7 @@ def products_name(left: str, right: str, row, column=None, vector: bool = False)
     if vector:  # right is a 1D vector: row ``row`` of left times it, elementwise
         first, second = _row(left, row), right
     elif column is None:
-        first, second = _row(left, row, keep=True), right
+        first, second = _row(left, row), f"columns of {right}"
     else:
         first, second = _row(left, row), _column(right, column)
     return f"{first} * {second}" if len(first) + len(second) <= LONG_PRODUCT else f"{first}\n* {second}"
@@ -101,18 +102,16 @@ def _indexed(name: str) -> tuple[str, list[str]]:
     return base, [part.strip() for part in inner.split(",")]
 
 
-def _row(name: str, row: int, keep: bool = False) -> str:
+def _row(name: str, row: int) -> str:
     """Row ``row`` of the matrix ``name`` (a tensor, a head's slice ``t[h]``,
-    a run of columns ``t[:, a:b]`` or of rows ``t[a:b]``); ``keep``: as a
-    column vector, for broadcasting (``[row, :, None]``)."""
+    a run of columns ``t[:, a:b]`` or of rows ``t[a:b]``)."""
     base, index = _indexed(name)
-    tail = [":", "None"] if keep else []
     if len(index) == 2 and index[0] == ":" and ":" in index[1]:  # a run of columns
-        return f"{base}[{row}, {index[1]}" + (", None]" if keep else "]")
+        return f"{base}[{row}, {index[1]}]"
     if len(index) == 1 and ":" in index[0]:  # a run of rows
         start = int(index[0].split(":")[0] or 0)
-        return f"{base}[{', '.join([str(start + row)] + tail)}]"
-    return f"{base}[{', '.join(index + [str(row)] + tail)}]"
+        return f"{base}[{start + row}]"
+    return f"{base}[{', '.join(index + [str(row)])}]"
 
 
 def _column(name: str, column: int) -> str:
@@ -227,6 +226,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
             best[apart], chosen[apart] = pitch, arrangement
     chosen = chosen[False] if best[False] > IN_PLACE_GAIN * best[True] else chosen[True]
     targets = [left.copy(), right.copy(), result]
+    was = [np.array(g.label.side, float) for g in (left, right)]
     for target, grid, side in zip(targets, grids, chosen.sides):
         target.label = grid.label
         grid.label.side = side
@@ -235,9 +235,12 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
+    # a label that changes sides would glide across its block and the others' labels: it leaves at once
+    turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
     scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
-               *[layout.follow(g, t, view) for g, t in zip((left, right), targets) if g in shown], run_time=run_time)
-    late = [layout.place(g) for g in (left, right) if g not in shown]  # labels that wait for their block's place
+               *[layout.follow(g, t, view) for g, t in zip((left, right), targets) if g in shown and g not in turned],
+               *[vanish(g.label, rate_func=at_once) for g in turned], run_time=run_time)
+    late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # wait for their block's place
     signs = VGroup()
     for before, after, sign in ((left, right, "·"), (right, result, "=")):
         mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"  # a "·" glyph is 3 px at 480p
@@ -361,12 +364,18 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     ends = own_range(products)  # the widest ticks a products' label can have
 
     def row_title(i: int, spread: bool = True) -> str:
-        """The row of A laid on a column of B (``spread``: on every column),
-        before it multiplies: named as A's row, as PyTorch indexes it where
-        that fits, else "row i of" A (on one column) or of "the left block"."""
+        """The row of A laid on a column of B (``spread``: copied on every
+        column), before it multiplies: named as A's row, as PyTorch indexes
+        it, on one line or two (a long name broken before its index), else
+        as "row i" of A; a spread one always says "on each column" (its
+        shape is B's, not a row's)."""
         row = _row(left_name, i)
-        ways = (f"{row} on each column", row) if spread else (row, f"row {i} of\n{left_name}")
-        return next((w for w in ways if _fits(w)), f"row {i} of the left block")
+        base, index = _indexed(row)
+        ways = [row, f"{base}\n[{', '.join(index)}]", f"row {i}"]
+        if spread:
+            ways = [f"{row} on each column", f"{row}\non each column", f"{base}\n[{', '.join(index)}] on each column",
+                    f"row {i} on each column"]
+        return next((w for w in ways if _fits(w)), ways[-1])
 
     above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
     if m > 1:
@@ -415,24 +424,27 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         plain_gone = [vanish(plain, rate_func=at_once)] if plain is not None else []
         return [vanish(label, rate_func=at_once), *plain_gone, appear(right_label, rate_func=at_once)]
 
-    def take_place(label) -> list:
-        """``label`` shown at once on B's other side, in place of the last
-        piece's; the first time, B's label keeps only its name (one legend
-        per block: B, under the pieces, is not read on its scale)."""
+    def take_place(label, when=at_once) -> list:
+        """``label`` shown on B's other side in place of the last piece's, at
+        once (``when``: at that rate's step); the first time, B's label keeps
+        only its name (one legend per block: B, under the pieces, is not read
+        on its scale)."""
         if shown["label"] is not None:
-            return [appear(label, rate_func=at_once), vanish(shown["label"], rate_func=at_once)]
+            return [appear(label, rate_func=when), vanish(shown["label"], rate_func=when)]
         if plain is None:  # the pieces' label, in B's label's place, says what they lie on
-            return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once)]
+            return [appear(label, rate_func=when), vanish(right_label, rate_func=when)]
         right.label = plain
-        return [appear(label, rate_func=at_once), vanish(right_label, rate_func=at_once),
-                appear(plain, rate_func=at_once)]
+        return [appear(label, rate_func=when), vanish(right_label, rate_func=when),
+                appear(plain, rate_func=when)]
 
     def multiply(piece, name, values, run_time):
         """``piece`` (the row laid on B) turns into the products on their own
-        scale, named on B's other side (B dimmed under them, if not yet)."""
+        scale, named on B's other side (B dimmed under them, if not yet). The
+        name and scale change half-way through the recolor, never before it:
+        a legend names the colors on screen at every frame."""
         label = products_label(piece, name, values)
         dim = shown["label"] is None
-        naming = take_place(label) + ([right.animate.set_opacity(DIM)] if dim else [])
+        naming = take_place(label, when=halfway) + ([right.animate.set_opacity(DIM)] if dim else [])
         scene.play(piece.animate.recolor(values, piece.value_range), *naming, run_time=run_time)
         shown["products"], shown["label"] = piece, label
 
@@ -548,7 +560,7 @@ def head_slice(name: str, h: int) -> str:
 
 def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
                    products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
-                   view=None, slice_names=None) -> CubeGrid:
+                   view=None, slice_names=None, scales_of=None) -> CubeGrid:
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
     ``left`` (h×m×k) and ``right`` (h×k×n), labelled, are on screen. Head 0's
@@ -557,12 +569,15 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     and the result head h's, filled in row after row; last the results stack
     up into the 3D block, seen from ``view``. ``names`` = (left, right,
     result) of the whole tensors; ``slice_names``: three functions (name,
-    h) -> how head h's slice of each is written (default :func:`head_slice`).
-    Returns the 3D result block, labelled ``names[2]`` (below it, placed).
+    h) -> how head h's slice of each is written (default :func:`head_slice`);
+    ``scales_of``: what each slice's colors are shared with, as its label
+    says ("colors of ..."; default: "all heads", for a tensor with a head
+    axis; a matrix cut in parts says "all of W.T"). Returns the 3D result block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
-    say = say or (lambda text: None)
     heads = left.grid_shape[0]
+    left_of, right_of, result_of = scales_of or ("all heads",) * 3 if heads > 1 else (None,) * 3
+    say = say or (lambda text: None)
     left_name, right_name, result_name = names
     left_values, right_values = left.values.copy(), right.values.copy()
     copies = np.allclose(right_values, right_values[:1])  # a broadcast: every head's right is the same
@@ -572,7 +587,7 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         piece.dims = (None,) + tuple(block.dims[1:])
         one = copies and block is right
         layout.name(piece, name if one else (left_slice if block is left else right_slice)(name, 0), DOWN,
-                    scale_of=None if one or heads == 1 else "all heads", stacked=True)
+                    scale_of=None if one else left_of if block is left else right_of, stacked=True)
         pieces.append(piece)
     left0, right0 = pieces
     rest = [block for block in (left, right)]
@@ -583,13 +598,12 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     scene.play(*[vanish(b) for b in rest], *labels, run_time=0.5)  # each slice named from the moment it is out
     value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
     last = heads - 1  # the widest names come last: room for them from the start
-    every = "all heads" if heads > 1 else None
     room = [layout.sized_label(left_slice(left_name, last), left0.grid_shape[1:], stacked=True,
-                               value_range=left.value_range, scale_of=every),
+                               value_range=left.value_range, scale_of=left_of),
             None if copies else layout.sized_label(right_slice(right_name, last), right0.grid_shape[1:],
-                                                   stacked=True, value_range=right.value_range, scale_of=every),
+                                                   stacked=True, value_range=right.value_range, scale_of=right_of),
             layout.sized_label(result_slice(result_name, last), result_values.shape[1:], stacked=True,
-                               value_range=value_range, scale_of=every)]
+                               value_range=value_range, scale_of=result_of)]
     done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
                   result_range=value_range, say=say, speed=speed, names_room=room,
                   names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)))
@@ -599,13 +613,13 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     for h in range(1, heads):
         run = max(0.5, 1.6 * 0.8 ** h) / speed
         olds = [left0.label, head.label] + ([] if copies else [right0.label])
-        layout.name(left0, left_slice(left_name, h), olds[0].side, scale_of="all heads", stacked=True,
+        layout.name(left0, left_slice(left_name, h), olds[0].side, scale_of=left_of, stacked=True,
                     values=left_values[h])
         layout.name(head, result_slice(result_name, h), olds[1].side, stacked=True, values=result_values[h],
-                    scale_of="all heads")
+                    scale_of=result_of)
         news = [layout.place(left0), layout.place(head)]
         if not copies:
-            layout.name(right0, right_slice(right_name, h), olds[2].side, scale_of="all heads", stacked=True,
+            layout.name(right0, right_slice(right_name, h), olds[2].side, scale_of=right_of, stacked=True,
                         values=right_values[h])
             news.append(layout.place(right0))
         moves = [left0.animate.recolor(left_values[h], left.value_range)]

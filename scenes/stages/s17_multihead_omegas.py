@@ -7,7 +7,7 @@ from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.fades import appear
 from scenes.motions.heads import focus_heads, role_lines
-from scenes.motions.matmul import batched_matmul
+from scenes.motions.matmul import batched_matmul, head_slice
 
 __all__ = ["MultiheadOmegas"]
 
@@ -33,7 +33,9 @@ class MultiheadOmegas(StageScene):
         result = batched_matmul(self, self.layout, self.viewpoint, queries, keys_t, omegas,
                                 matmul_products(queries.values[0], keys_t.values[0]),
                                 names=("multihead_queries", "multihead_keys.swapaxes(1, 2)", "multihead_omegas"),
-                                say=self.say, view=self.view)
+                                say=self.say, view=self.view,
+                                # head h's slice of keys.swapaxes(1, 2) is keys[h] transposed: written so, shorter
+                                slice_names=(head_slice, lambda name, h: f"multihead_keys[{h}].T", head_slice))
 
         self.step("heads")
         self.say("every head's scores side by side: head 0 large, with its words")

@@ -90,7 +90,8 @@ class LinearProjection(StageScene):
                                 matmul_products(inputs[0], blocks[0]),
                                 names=("multihead_flattened", "W.T", "part"), say=self.say, view=self.view,
                                 slice_names=(lambda n, h: _columns(n, h, head_v), lambda n, h: _rows(n, h, head_v),
-                                             lambda n, h: f"{n}[{h}]"))
+                                             lambda n, h: f"{n}[{h}]"),
+                                scales_of=("all heads", "all of W", "all parts"))
 
         self.step("sum")
         self.add_up(result, partials, before)
@@ -119,7 +120,7 @@ class LinearProjection(StageScene):
                                dims=(None,) + self.trace.axes("s21_output"))
         self.layout.name(total, "part[0]", DOWN)
         self.layout.fit([total], view=FRONT, area=sum_part, margins=Margins(
-            bottom=self.layout.sized_label("part[0] + … + part[8]", (tokens, d_out), DOWN).height + 0.3, top=0.9))
+            bottom=self.layout.sized_label("part[0] + … + part[8]", (tokens, d_out), DOWN).height + 0.3, top=0.4))
         self.play(vanish(result.label, rate_func=at_once), self.viewpoint.turn(*FRONT),
                   LaggedStart(*[p.animate.become(t) for p, t in zip(slices, targets)], lag_ratio=0.08),
                   run_time=1.6)
