@@ -335,3 +335,31 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
     assert np.allclose(was0, a[0]) and np.allclose(now0, a[0] * b[:, 0])  # A's row before, the products after
     assert np.allclose(was1, np.repeat(a[1], 2)) and np.allclose(now1, (a[1][:, None] * b).reshape(-1))
 
+
+def test_a_transpose_is_named_until_half_way_then_by_its_new_name(tmp_path):
+    """The turning block is never without a name: its label stays for the
+    first half of the turn, the transposed one's takes its place at half-way
+    (stages 7-9 had no label during the turn)."""
+    seen = {}
+
+    def storyboard(scene):
+        grid = scene.tensor_grid("s07_queries_before_transpose")
+        scene.layout.name(grid, "U·Xᵀ", DOWN)
+        scene.add(grid, scene.layout.place(grid))
+        old = grid.label
+        new = scene.layout.sized_label("Q", grid.values[0].T.shape, DOWN)
+        played = scene.play
+
+        def play(*animations, **kwargs):
+            for animation in animations:
+                if animation.mobject in (old, new):
+                    seen[animation.mobject.tensor_name] = (animation.rate_func(0.25), animation.rate_func(0.75))
+            played(*animations, **kwargs)
+
+        scene.play = play
+        transpose_turn(scene, grid, grid.values[0].T, keep=old, renamed=new)
+        seen["on screen"] = [m.tensor_name for m in scene.mobjects if m in (old, new)]
+
+    play(tmp_path, storyboard)
+    assert seen["U·Xᵀ"] == (0.0, 1.0) and seen["Q"] == (0.0, 1.0)  # out and in at half-way, together
+    assert seen["on screen"] == ["Q"]

@@ -28,19 +28,24 @@ def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: 
     return InPlace(mob, update, **kwargs)
 
 
-def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1.6, axis_color=None) -> CubeGrid:
+def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1.6, axis_color=None,
+                   keep=None, renamed=None) -> CubeGrid:
     """Show ``grid.T`` as the block turning half a turn about its main diagonal.
 
     Cell (i, j) travels to (j, i); the turned block is then swapped for a grid
     of the transposed values (same colors), which looks identical. With
-    ``axis_color``, the diagonal it turns about is drawn while it turns.
+    ``axis_color``, the diagonal it turns about is drawn while it turns. The
+    turning block is named by ``keep`` (shown), which ``renamed`` (placed,
+    not shown: the new name and shape) replaces half-way through the turn,
+    as :func:`permute_last_two` does.
     """
     x_axis, row_axis, _ = grid.axis_vectors()
     corner = grid.cell_center(0, 0)
     axis = [diagonal(grid, axis_color)] if axis_color is not None else []
     if axis:
         scene.play(appear(axis[0]), run_time=0.5)
-    scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), run_time=run_time)
+    naming = swap(keep, renamed) if renamed is not None else []
+    scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), *naming, run_time=run_time)
     if axis:
         scene.play(*map(vanish, axis), run_time=0.4)
     depth, rows, cols = grid.dims

@@ -4,10 +4,10 @@ from manim import DOWN, ORIGIN, RIGHT, Arrow, Text, VGroup
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear, at_once, vanish
 from scenes.components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, shape_text
 from scenes.components.projection import FRONT
-from scenes.layout import Margins
+from scenes.layout import LABEL_BUFF, Margins, ghost
 from scenes.motions.matmul import frame_around, matmul
 from scenes.motions.turns import transpose_turn
 
@@ -52,12 +52,18 @@ class ProjectionStage(StageScene):
         self.say(f".T turns {name} about its diagonal: column i becomes row i, one row per token")
         self.close_on(product, left, right, left.label, right.label, done.signs,
                       margins=Margins(left=self.layout.word_room(self.cfg.sentence)), room_for=(1, side, side))
-        self.play(vanish(product.label), run_time=0.3)
+        # the turning block keeps its name until half-way, then takes the result's, under the room the
+        # turn sweeps (both shapes from the same first cell): never over the block, never without a name
+        on = product.label.side  # on the side the product's label is
+        renamed = self.layout.sized_label(self.result_name, result_values.shape, on, value_range=product.value_range)
+        renamed.hang = product.label.hang
+        self.layout.beside([ghost(product, (1, side, side))], renamed, on, buff=LABEL_BUFF, hang=renamed.hang)
+        self.layout.upright(renamed)
         result = transpose_turn(self, product, result_values, run_time=3.0 / self.speed,
-                                axis_color=self.theme.accent)
-        self.before_and_after(product, before, result, name)
+                                axis_color=self.theme.accent, keep=product.label, renamed=renamed)
+        self.before_and_after(product, before, result, name, renamed)
 
-    def before_and_after(self, product, before, result, name):
+    def before_and_after(self, product, before, result, name, shown_label):
         """The closing shot that keeps the transpose in view: the block
         before ``.T`` (a token in each column, the first one's word over it)
         beside the turned one (a token in each row, drawn large enough for
@@ -76,7 +82,9 @@ class ProjectionStage(StageScene):
                 break
             goal.scale(grow * 1.02)
         twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
-        self.play(self.viewpoint.turn(*FRONT), result.animate.become(goal), run_time=1.0)
+        # the turn's label leaves at once (the block moves away from it); both blocks are named once placed
+        self.play(vanish(shown_label, rate_func=at_once), self.viewpoint.turn(*FRONT), result.animate.become(goal),
+                  run_time=1.0)
         self.layout.place(twin)
         self.layout.place(result)
         sign = VGroup(Text(".T", font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=self.theme.ink),
