@@ -56,6 +56,16 @@ def test_a_turn_is_rigid_and_half_way_at_half_time():
             assert np.isclose(cos, np.cos(PI / 4))
 
 
+def operands(scene, a, b):
+    """``A`` and ``B``, of values ``a`` and ``b``, labelled, in a row, on screen: a matmul's start."""
+    left, right = CubeGrid(a), CubeGrid(b)
+    scene.layout.name(left, "A")
+    scene.layout.name(right, "B")
+    scene.layout.row(left, right)
+    scene.add(left, right, scene.layout.place(left), scene.layout.place(right))
+    return left, right
+
+
 def watching(scene, record):
     """Make every play of ``scene`` call ``record()`` once it has ended."""
     played = scene.play
@@ -79,11 +89,7 @@ def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_pat
     seen = {"filled": [], "products": None}
 
     def storyboard(scene):
-        left, right = CubeGrid(a), CubeGrid(b)
-        scene.layout.name(left, "A")
-        scene.layout.name(right, "B")
-        scene.layout.row(left, right)
-        scene.add(left, right, scene.layout.place(left), scene.layout.place(right))
+        left, right = operands(scene, a, b)
         result = []
 
         def record():
@@ -254,11 +260,7 @@ def test_a_batched_matmul_does_head_0_then_each_head_in_turn(tmp_path, heads):
     seen = {"names": []}
 
     def storyboard(scene):
-        left, right = CubeGrid(left_values), CubeGrid(right_values)
-        scene.layout.name(left, "A")
-        scene.layout.name(right, "B")
-        scene.layout.row(left, right)
-        scene.add(left, right, scene.layout.place(left), scene.layout.place(right))
+        left, right = operands(scene, left_values, right_values)
 
         def record():
             names = [g.label.tensor_name for m in scene.mobjects for g in [m]
@@ -308,11 +310,7 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
     seen = []
 
     def storyboard(scene):
-        left, right = CubeGrid(a), CubeGrid(b)
-        scene.layout.name(left, "A")
-        scene.layout.name(right, "B")
-        scene.layout.row(left, right)
-        scene.add(left, right, scene.layout.place(left), scene.layout.place(right))
+        left, right = operands(scene, a, b)
         played = scene.play
 
         def play(*animations, **kwargs):

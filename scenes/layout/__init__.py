@@ -209,6 +209,18 @@ class Layout:
         stand_in.cube_masked[:] = masked
         return self.name(stand_in, name, direction, shape=shape, stacked=stacked, scale_of=scale_of)
 
+    def renamed(self, label: BlockLabel, name: str, shape, room: Mobject) -> BlockLabel:
+        """The label that takes ``label``'s place half-way through a turn
+        (a transpose, a permute): ``name`` with the new ``shape``, on
+        ``label``'s side and scale, hanging as it does, beside ``room`` (the
+        space the turn sweeps: never over the turning block). Placed, not
+        shown, bound to nothing (the caller binds it to the result)."""
+        new = self.sized_label(name, shape, label.side, value_range=label.value_range)
+        new.hang = label.hang
+        self.beside([room], new, label.side, buff=LABEL_BUFF, hang=new.hang)
+        self.upright(new)
+        return new
+
     def place(self, grid: Mobject, buff: float = LABEL_BUFF, view=None) -> Mobject:
         """Put ``grid``'s bound label beside it on screen, kept upright; returns
         it (with the view panel's axes on, the label and the block's axis

@@ -49,10 +49,7 @@ class MultiheadContext(StageScene):
                  f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}")
         old = v.label
         # the new shape's label takes the old one's place half-way through the turn, where it was
-        new = self.layout.sized_label(v_name, permuted.shape, DOWN, value_range=v.value_range)
-        new.hang = old.hang
-        self.layout.beside([room], new, DOWN, buff=LABEL_BUFF, hang=new.hang)
-        self.layout.upright(new)
+        new = self.layout.renamed(old, v_name, permuted.shape, room)
         v = permute_last_two(self, v, permuted, run_time=2.6, axis_color=self.theme.accent, keep=old, renamed=new)
         self.layout.bind(v, new)
         self.say(f"{v_name}: now {shape_text(permuted.shape)}, row j of every head is token j's value")

@@ -7,7 +7,7 @@ from scenes.base import StageScene
 from scenes.components.fades import appear, at_once, vanish
 from scenes.components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, shape_text
 from scenes.components.projection import FRONT
-from scenes.layout import LABEL_BUFF, Margins, ghost
+from scenes.layout import Margins, ghost
 from scenes.motions.matmul import frame_around, matmul
 from scenes.motions.turns import transpose_turn
 
@@ -54,11 +54,8 @@ class ProjectionStage(StageScene):
                       margins=Margins(left=self.layout.word_room(self.cfg.sentence)), room_for=(1, side, side))
         # the turning block keeps its name until half-way, then takes the result's, under the room the
         # turn sweeps (both shapes from the same first cell): never over the block, never without a name
-        on = product.label.side  # on the side the product's label is
-        renamed = self.layout.sized_label(self.result_name, result_values.shape, on, value_range=product.value_range)
-        renamed.hang = product.label.hang
-        self.layout.beside([ghost(product, (1, side, side))], renamed, on, buff=LABEL_BUFF, hang=renamed.hang)
-        self.layout.upright(renamed)
+        renamed = self.layout.renamed(product.label, self.result_name, result_values.shape,
+                                      ghost(product, (1, side, side)))
         result = transpose_turn(self, product, result_values, run_time=3.0 / self.speed,
                                 axis_color=self.theme.accent, keep=product.label, renamed=renamed)
         self.before_and_after(product, before, result, name, renamed)
