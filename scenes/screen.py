@@ -35,14 +35,14 @@ import numpy as np
 from manim import Mobject, Text, MathTex, config
 
 from .components.cubegrid import CubeGrid, grids_in
-from .components.labels import MIN_NAME_PX, MIN_TEXT_PX, cap_height_px
+from .components.labels import MIN_NAME_PX, MIN_TEXT_PX, BlockLabel, cap_height_px
 from .components.numbers import fingerprint
 from .layout.area import MAX_PITCH
 from .components.projection import project
 from .engine.manim_hooks import screen_points
 
 __all__ = ["Outline", "outlines", "layout_faults", "fill_faults", "label_faults", "text_faults", "caption_faults",
-           "map_faults", "overlap", "TOLERANCE"]
+           "map_faults", "name_faults", "overlap", "TOLERANCE"]
 
 TOLERANCE = 0.03  # frame units (about 2 px at 480p) two outlines may share
 VISIBLE = 0.05  # opacity below which a thing is not seen
@@ -269,6 +269,18 @@ def label_faults(scene, in_focus: float = FOCUS, names: bool = True) -> list[str
             faults.append(f"the label '{name}' shows a range ({scale[0]:.3g} to {scale[1]:.3g}) that is not "
                           f"its numbers' ({own[0]:.3g} to {own[1]:.3g}) and does not say whose it is")
     return faults
+
+
+def name_faults(scene) -> list[str]:
+    """The labels on screen that name other numbers than their block shows
+    now: the rule of :func:`label_faults` that holds at every play's first
+    frame too (a block recolored between two plays has its new name in the
+    same instant), where a block may still lack its label or its scale."""
+    labels = {id(m): m for top in scene.mobjects for m in top.get_family() if isinstance(m, BlockLabel)}
+    return [f"the label '{label.tensor_name}' names numbers its block no longer shows".replace("\n", " ")
+            for label in labels.values()
+            if getattr(label, "block", None) is not None and _opacity(label) >= 0.5
+            and label.fingerprint != fingerprint(label.block.values)]
 
 
 def _cap_px(scene, text) -> float:

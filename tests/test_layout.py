@@ -8,7 +8,8 @@ overlaps another text or lies on a block; no text is too small for a
 projector; a block in view is labelled; one caption at a time. At the end of
 every step, as well: the blocks use the stage area; a label names what its
 block shows and its scale is its block's colors; no caption is half-faded;
-an attention map has words on its rows and columns. And no still stretch
+an attention map has words on its rows and columns. At every play's first
+frame, a label on screen names the numbers its block shows. And no still stretch
 lasts more than 2 s; the first frame shows the operands.
 
 The corners: the blog's default (what the first-time viewers saw); the
@@ -27,7 +28,7 @@ from scenes.catalogue import stage_count
 from scenes.components.labels import BlockLabel
 from scenes.engine.manim_hooks import frame_of, sampled
 from scenes.screen import (
-    caption_faults, fill_faults, label_faults, layout_faults, map_faults, text_faults,
+    caption_faults, fill_faults, label_faults, layout_faults, map_faults, name_faults, text_faults,
 )
 from tensors import LIMITS, AttentionConfig
 
@@ -93,6 +94,8 @@ def watched(stage, every: float | None = EVERY):
         def play(self, *animations, **kwargs):
             if self.opening:  # the opening's instant fade-ins take no time
                 return super().play(*animations, **kwargs)
+            # a play's first frame is the state before it: every label on screen names what its block shows
+            self.faults += [f"[{self.step_name}, a play's first frame] {fault}" for fault in name_faults(self)]
             if all(isinstance(a, Wait) for a in animations):
                 self.still += sum(a.run_time for a in animations)
                 if self.still > LONGEST_STILL + 1e-6:

@@ -20,6 +20,7 @@ from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul, matmul
 from scenes.motions.turns import transpose_turn, turn
 from scenes.motions.vectors import beside_matrix, matrix_vector
+from scenes.screen import name_faults
 from scenes.components.projection import project, view_rotation
 from tensors import AttentionConfig, compute_trace, matmul_products
 
@@ -304,16 +305,20 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
     """The products' label (name and scale) comes in half-way through the
     play that turns A's row into the products, never at its start: a frame
     early in that play shows A's row, which must still be named as A's row
-    (a reader saw "α[0] * X[:, 9]" over α's colors)."""
+    (a reader saw "α[0] * X[:, 9]" over α's colors). And every play's first
+    frame (the state before it) has every block named by what it shows: the
+    row on its way to the next column is A's row again, and named so, from
+    that frame (a tenth reader saw the products' name over it)."""
     rng = np.random.default_rng(3)
     a, b = rng.normal(size=(2, 3)), rng.normal(size=(3, 2))
-    seen = []
+    seen, first_frames = [], []
 
     def storyboard(scene):
         left, right = operands(scene, a, b)
         played = scene.play
 
         def play(*animations, **kwargs):
+            first_frames.extend(name_faults(scene))
             coming = [(animation, label) for animation in animations for label in appearing(animation) or []
                       if getattr(label, "tensor_name", "") in ("A[0] * B[:, 0]", "A[1] * columns of B")]
             before = [label.block.values.copy() for _, label in coming]
@@ -326,6 +331,7 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
         matmul(scene, scene.layout, scene.viewpoint, left, right, a @ b, matmul_products(a, b), names=("A", "B", "C"))
 
     play(tmp_path, storyboard)
+    assert not first_frames, "\n".join(first_frames)
     assert [name for name, *_ in seen] == ["A[0] * B[:, 0]", "A[1] * columns of B"]
     for name, early, late, was, now in seen:
         assert (early, late) == (0.0, 1.0), f"{name} is not named half-way through its recolor"

@@ -479,12 +479,15 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
             shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
         else:
             piece = shown["row"]
-            piece.recolor(row_values, left.value_range)  # the row again, on its way to the next column
-            naming = take_place(products_label(piece, row_title(0, spread=False), row_values,
-                                               value_range=left.value_range))
+            # the row again, on its way to the next column, named as A's row in the same instant
+            # (a play's first frame would show the row under the products' name)
+            piece.recolor(row_values, left.value_range)
+            label = products_label(piece, row_title(0, spread=False), row_values, value_range=left.value_range)
+            scene.remove(shown["label"])
+            scene.add(label)
             step = right.cell_center(0, j) - right.cell_center(0, j - 1)
-            shown["label"] = piece.label
-            scene.play(*naming, piece.animate.shift(step),
+            shown["label"] = label
+            scene.play(piece.animate.shift(step),
                        right.animate.highlight((0, slice(None), j), DIM),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                        run_time=0.3 * run_time)

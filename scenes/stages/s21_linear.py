@@ -191,13 +191,14 @@ class LinearProjection(StageScene):
         self.layout.place(total)
         self.say(f"added to every row (broadcast): cell [0, 0] = {shown_sum([before[0, 0], bias[0]], output[0, 0])}; "
                  f"no cell changes by more than {shown_value(float(np.abs(bias).max()))}")
-        add_bias_rows(self, total, bias_row, output, total.value_range)
+        # renamed "output" half-way through the add, in the play that recolors it
+        add_bias_rows(self, total, bias_row, output, total.value_range, naming=swap(old, total.label))
         # the bias stays over the output it was added to, on its colors: the closing shot shows what made it
         old_bias = bias_row.label
         bias_row.value_range = total.value_range
         self.layout.name(bias_row, "bias", RIGHT, scale_of="output")
         self.layout.place(bias_row)
-        self.play(*swap(old, total.label), *swap(old_bias, bias_row.label),
+        self.play(*swap(old_bias, bias_row.label),
                   bias_row.animate.recolor(bias[None, :], total.value_range), run_time=0.6)
         self.wait(1.0)
         self.close_on(total, margins=Margins(left=self.layout.word_room(words), top=BIAS_ROOM,
