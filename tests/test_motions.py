@@ -80,8 +80,8 @@ def watching(scene, record):
 
 def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_path):
     """A · B = C as a viewer follows it: row i of A level with row i of C; for
-    cell (0, 0), row 0 of A lies on column 0 of B, pair over pair, in front,
-    turned into the products (hand-written) on their own scale; C fills in
+    cell (0, 0), row 0 of A lies beside column 0 of B, pair beside pair, in
+    front, both in sight (never over the column), turned into the products (hand-written) on their own scale; C fills in
     cell by cell along row 0, then one row after another, never two at once;
     C ends as the hand-written product."""
     rng = np.random.default_rng(2)
@@ -124,7 +124,9 @@ def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_pat
     assert value_range[0] <= products.min() and products.max() <= value_range[1]
     laid = piece.reshape(4, 2)  # the row's 4 cells, turned upright, on screen
     pitch = np.linalg.norm(right[0, 1, 0] - right[0, 0, 0])
-    assert np.allclose(laid, right[0, :, 0], atol=0.15 * pitch)  # pair over pair on column 0
+    next_column = right[0, :, 1] - right[0, :, 0]  # one column to the right, on screen
+    # pair beside pair: level with column 0, one column to its left (in the gap before B), column 0 in sight
+    assert np.allclose(laid, right[0, :, 0] - next_column, atol=0.15 * pitch)
     assert np.all(piece_depth.reshape(4) > right_depth[0, :, 0])  # just in front of it, nearer the eye
     pitch = abs(result[0, 1, 0, 1] - result[0, 0, 0, 1])
     assert np.allclose(left[0, :, 0, 1], result[0, :, 0, 1], atol=0.1 * pitch)  # rows level with the result's
@@ -305,10 +307,12 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
     """The products' label (name and scale) comes in half-way through the
     play that turns A's row into the products, never at its start: a frame
     early in that play shows A's row, which must still be named as A's row
-    (a reader saw "α[0] * X[:, 9]" over α's colors). And every play's first
-    frame (the state before it) has every block named by what it shows: the
-    row on its way to the next column is A's row again, and named so, from
-    that frame (a tenth reader saw the products' name over it)."""
+    (a reader saw "α[0] * X[:, 9]" over α's colors). A later row's products
+    come in named as products from their first column (no row of A on B
+    under them first). And every play's first frame (the state before it)
+    has every block named by what it shows: the row on its way to the next
+    column is A's row again, and named so, from that frame (a tenth reader
+    saw the products' name over it)."""
     rng = np.random.default_rng(3)
     a, b = rng.normal(size=(2, 3)), rng.normal(size=(3, 2))
     seen, first_frames = [], []
@@ -333,11 +337,12 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
     play(tmp_path, storyboard)
     assert not first_frames, "\n".join(first_frames)
     assert [name for name, *_ in seen] == ["A[0] * B[:, 0]", "A[1] * columns of B"]
-    for name, early, late, was, now in seen:
-        assert (early, late) == (0.0, 1.0), f"{name} is not named half-way through its recolor"
-    (_, _, _, was0, now0), (_, _, _, was1, now1) = seen
+    (_, early, late, was0, now0), (_, *soon, was1, now1) = seen
+    assert (early, late) == (0.0, 1.0), "the first products are not named half-way through their recolor"
     assert np.allclose(was0, a[0]) and np.allclose(now0, a[0] * b[:, 0])  # A's row before, the products after
-    assert np.allclose(was1, np.repeat(a[1], 2)) and np.allclose(now1, (a[1][:, None] * b).reshape(-1))
+    assert soon == [1.0, 1.0]  # named as they come in
+    products = (a[1][:, None] * b).reshape(-1)
+    assert np.allclose(was1, products) and np.allclose(now1, products)
 
 
 def test_a_transpose_is_named_until_half_way_then_by_its_new_name(tmp_path):

@@ -71,8 +71,9 @@ def tick_values(value_range) -> tuple[str, str]:
 def shown_sum(terms, total: float) -> str:
     """``a + b + … = total`` written so that it adds up on screen: every
     number to the same decimals, the fewest (from three significant digits
-    of the largest) at which the written terms sum to the written total;
-    "≈" where no precision up to three more decimals does.
+    of the largest, or one more) at which the written terms sum to the
+    written total; else "≈" at three significant digits (six decimals that
+    add up read worse than three that nearly do).
 
     >>> shown_sum([0.6544, 0.2283], 0.8827)
     '0.6544 + 0.2283 = 0.8827'
@@ -80,10 +81,12 @@ def shown_sum(terms, total: float) -> str:
     '1.50 + (−2.00) = −0.50'
     >>> shown_sum([1.5, -0.25], 1.25), shown_sum([0.0004, 0.0004, 0.0004], 0.0012)
     ('1.50 + (−0.25) = 1.25', '0.00040 + 0.00040 + 0.00040 = 0.00120')
+    >>> shown_sum([-0.644653, 0.952246], 0.307593)
+    '(−0.645) + 0.952 ≈ 0.308'
     """
     terms = [float(t) for t in terms]
     first = _decimals(terms + [float(total)])
-    for decimals in range(first, first + 4):
+    for decimals in range(first, first + 2):
         parts = [round(t, decimals) for t in terms]
         if abs(sum(parts) - round(float(total), decimals)) < 0.5 * 10.0 ** -decimals:
             return f"{' + '.join(_written(t, decimals) for t in terms)} = {_written(float(total), decimals, False)}"

@@ -4,15 +4,18 @@ The operands and the result stand in a row, ``A · B = C``, nearly face on:
 row i of A is level with row i of C, and C starts as empty slots. Frames
 mark what is in play at every moment: the row of A, the column (or the
 whole) of B, and the cell (or row) of C being formed. For the first cell,
-row 0 of A lifts out, stands up and lies on column 0 of B; the pairs
+row 0 of A lifts out, stands up and lies beside column 0 of B, pair beside
+pair, both in sight (never over the column it multiplies); the pairs
 multiply into k products, shown on their own color scale and named on the
 side of B its own label is not on, as PyTorch writes them (``X[0] * Xᵀ[:,
 0]``), while B's label keeps its name and drops its scale (one legend per
 block, and B never loses its name); their sum, one cube on C's
 colors, flies into C[0, 0]. The row then slides from column to column, one
-cell at a time, faster; every later row lies on all of B at once
-(``X[1] * columns of Xᵀ``: the row broadcast over every column), and C's row
-fills in under its frame, one row after another, faster. B keeps its own
+cell at a time, faster, beside each (over the column done before); every
+later row's products come onto all of B at once, column by column
+(``X[1] * columns of Xᵀ``: the row broadcast over every column, on their
+own scale: one picture for every row after the first), and C's row fills
+in under its frame, one row after another, faster. B keeps its own
 label all along; nothing is ever squeezed or left half-way between blocks.
 """
 
@@ -275,10 +278,12 @@ def name_only(layout: Layout, grid: CubeGrid):
 
 
 def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
-                 stroke: float = FRAME_STROKE) -> Rectangle:
+                 stroke: float = FRAME_STROKE, beside=None) -> Rectangle:
     """A frame round the cells ``index`` of ``grid`` on screen, ``pad`` (of
-    a pitch) clear of them (pinned, not shown)."""
-    left, bottom, right, top = layout.screen_box([grid.subgrid(index)])
+    a pitch) clear of them (pinned, not shown); ``beside``: round them and
+    the place this far from them too (a piece laid beside them)."""
+    cells = grid.subgrid(index)
+    left, bottom, right, top = layout.screen_box([cells] + ([cells.copy().shift(beside)] if beside is not None else []))
     pad = pad * grid.pitch
     box = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=stroke,
                     color=layout.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
@@ -294,8 +299,8 @@ class _Frames:
         self.scene, self.layout = scene, layout
         self.shown: list[Rectangle] = []
 
-    def around(self, grid: CubeGrid, index) -> Rectangle:
-        return frame_around(self.layout, grid, index)
+    def around(self, grid: CubeGrid, index, beside=None) -> Rectangle:
+        return frame_around(self.layout, grid, index, beside=beside)
 
     def pointer(self, grid: CubeGrid, column: int) -> Triangle:
         """A small mark pointing at cell ``column`` of a one-row ``grid`` (a
@@ -363,25 +368,19 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     products = np.asarray(products, float)
     ends = own_range(products)  # the widest ticks a products' label can have
 
-    def row_title(i: int, spread: bool = True) -> str:
-        """The row of A laid on a column of B (``spread``: copied on every
-        column), before it multiplies: named as A's row, as PyTorch indexes
-        it, on one line or two (a long name broken before its index), else
-        as "row i" of A; a spread one always says "on each column" (its
-        shape is B's, not a row's)."""
+    def row_title(i: int) -> str:
+        """The row of A laid beside a column of B, before it multiplies:
+        named as A's row, as PyTorch indexes it, on one line or two (a long
+        name broken before its index), else as "row i" of A."""
         row = _row(left_name, i)
         base, index = _indexed(row)
         ways = [row, f"{base}\n[{', '.join(index)}]", f"row {i}"]
-        if spread:
-            ways = [f"{row} on each column", f"{row}\non each column", f"{base}\n[{', '.join(index)}] on each column",
-                    f"row {i} on each column"]
         return next((w for w in ways if _fits(w)), ways[-1])
 
     above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
     if m > 1:
         above.append(layout.sized_label(products_title(longest[1]), (k, n), value_range=ends))
-        above.append(layout.sized_label(row_title(m - 1), (k, n), value_range=left.value_range))
-    above.append(layout.sized_label(row_title(0, spread=False), (k,), value_range=left.value_range))
+    above.append(layout.sized_label(row_title(0), (k,), value_range=left.value_range))
     room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
     room.side = UP
     signs, arrangement = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room,
@@ -390,8 +389,10 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     # B's name while the pieces on it are named in their own slot (none: they take B's label's place)
     plain = None if arrangement.slot == IN_PLACE else name_only(layout, right)
     frames = _Frames(scene, layout)
-    # in front of B, toward the eye: the row lies on its column, pair over pair, on screen too
+    # in front of B, toward the eye, one column to the left: the row lies beside its column, pair beside
+    # pair, on screen too (over the column done before, or in the gap before B), both in sight
     lift = view_rotation(*view)[2] * right.pitch * 1.2
+    beside = -right.axis_vectors()[0] * right.pitch
     shown = {"products": None, "label": None}
 
     def products_label(piece, name, values, value_range=None):
@@ -460,20 +461,20 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         scene.remove(cube)
 
     def cell(j, run_time, explain):
-        boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
+        boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j), beside=beside),
                  frames.around(result, (0, 0, j))]
         row_values = left.values[0, 0]
         if j == 0:
             piece = left.subgrid((0, 0))
             piece.part_of = left
             column = right.subgrid((0, slice(None), 0))
-            shift = column.get_center() + lift - piece.get_center()
+            shift = column.get_center() + lift + beside - piece.get_center()
             scene.play(left.animate.highlight((0, 0), DIM), right.animate.highlight((0, slice(None), 0), DIM),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, 0)), *frames.to(boxes),
                        run_time=0.3 * run_time)
             scene.add(piece)
-            # the row, named as A's row from the moment it lies on B (B's name would name what it hides)
-            naming = take_place(products_label(piece, row_title(0, spread=False), row_values,
+            # the row, named as A's row from the moment it lies on B (B's name would name what it covers)
+            naming = take_place(products_label(piece, row_title(0), row_values,
                                                value_range=left.value_range))
             scene.play(turn(piece, -PI / 2, OUT, shift=shift), *naming, run_time=0.3 * run_time)
             shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
@@ -482,7 +483,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
             # the row again, on its way to the next column, named as A's row in the same instant
             # (a play's first frame would show the row under the products' name)
             piece.recolor(row_values, left.value_range)
-            label = products_label(piece, row_title(0, spread=False), row_values, value_range=left.value_range)
+            label = products_label(piece, row_title(0), row_values, value_range=left.value_range)
             scene.remove(shown["label"])
             scene.add(label)
             step = right.cell_center(0, j) - right.cell_center(0, j - 1)
@@ -509,27 +510,25 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
 
     def row(i, run_time):
         boxes = [frames.around(left, (0, i)), frames.around(right, (0,)), frames.around(result, (0, i))]
-        spread = right.like(np.broadcast_to(left.values[0, i][:, None], (k, n)), left.value_range)
-        spread.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
-        spread.part_of = left
+        values = products[i].T
+        piece = right.like(values, own_range(values))
+        piece.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
         scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.set_opacity(DIM),
                    result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                    run_time=0.25 * run_time)
-        # the row, stood up, is copied onto every column of B, left to right: broadcast; named as A's
-        # row on A's colors from the moment it lies there (B's name would name what it hides)
-        label = products_label(spread, row_title(i), spread.values[0], value_range=left.value_range)
-        spread.set_cell_opacity(0.0)
-        scene.add(spread)
-        scene.play(reveal_columns(spread), *take_place(label), run_time=0.3 * run_time)
-        shown["products"], shown["label"] = spread, label
-        multiply(spread, products_title(products_name(left_name, right_name, i, vector=vector)), products[i].T,
-                 0.2 * run_time)
-        scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.25 * run_time)
+        # the row times every column of B (the row broadcast), on B column by column, left to right,
+        # on the products' own scale and named so from the start: one picture for every later row
+        label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)), values)
+        piece.set_cell_opacity(0.0)
+        scene.add(piece)
+        scene.play(reveal_columns(piece), *take_place(label), run_time=0.45 * run_time)
+        shown["products"], shown["label"] = piece, label
+        scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.3 * run_time)
 
     first = n if cells is None else min(cells, n)
     # what is about to happen, not the products' name before there are products
     on = right_name if vector else f"column 0 of {right_name}"
-    say(f"row 0 of {left_name} lies on {on}: {k} pairs, multiplied pair by pair")
+    say(f"row 0 of {left_name} lies beside {on}: {k} pairs, multiplied pair by pair")
     cell(0, 4.0 / speed, explain=True)
     if first > 1:
         say(f"row 0 against every column of {right_name}, one cell at a time")
