@@ -89,13 +89,16 @@ class ProjectionMatrices(StageScene):
         self.side_by_side(results)
 
     def side_by_side(self, results):
-        """q⁽⁰⁾, k⁽⁰⁾ and v⁽⁰⁾ in a row, each labelled above itself (the row
-        spreads so that the labels stand apart, each over its own vector)."""
+        """q⁽⁰⁾, k⁽⁰⁾ and v⁽⁰⁾ in a row, each labelled above itself, centred
+        over its own vector (the vectors stand a label's width apart: a
+        reader saw k's and v's names beside their vectors, not over them)."""
         for result in results:
             result.label.side = UP
             result.set_opacity(1.0)
         self.viewpoint.look_from(FRONT)
         self.layout.row(*results, gap=1.2, view=FRONT)
+        for result in results:  # centred, not hanging from the end vectors' outer edges: a vector is one column
+            result.label.hang = 0
         shown = [self.layout.place(r) for r in results]
         self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾: row 0 of Q, K and V, which stages 7 to 9 compute for every token")
         self.play(*map(appear, results), *map(appear, shown), run_time=0.8)
