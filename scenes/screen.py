@@ -256,8 +256,6 @@ def label_faults(scene, in_focus: float = FOCUS, names: bool = True) -> list[str
         if owner is not grid or not names:  # inside an animation a block and its name change together
             continue
         name = getattr(label, "tensor_name", "?").replace("\n", " ")
-        if getattr(label, "fingerprint", None) is not None and label.fingerprint != fingerprint(grid.values):
-            faults.append(f"the label '{name}' names numbers its block no longer shows")
         scale = getattr(label, "value_range", None)
         if scale is None:
             continue
@@ -268,14 +266,15 @@ def label_faults(scene, in_focus: float = FOCUS, names: bool = True) -> list[str
         if getattr(label, "scale_of", None) is None and not np.allclose(scale, own, rtol=1e-4, atol=1e-9):
             faults.append(f"the label '{name}' shows a range ({scale[0]:.3g} to {scale[1]:.3g}) that is not "
                           f"its numbers' ({own[0]:.3g} to {own[1]:.3g}) and does not say whose it is")
-    return faults
+    return faults + (name_faults(scene) if names else [])
 
 
 def name_faults(scene) -> list[str]:
     """The labels on screen that name other numbers than their block shows
-    now: the rule of :func:`label_faults` that holds at every play's first
-    frame too (a block recolored between two plays has its new name in the
-    same instant), where a block may still lack its label or its scale."""
+    now: part of :func:`label_faults`, and alone the rule that holds at every
+    play's first frame too (a block recolored between two plays has its new
+    name in the same instant), where a block may still lack its label or its
+    scale."""
     labels = {id(m): m for top in scene.mobjects for m in top.get_family() if isinstance(m, BlockLabel)}
     return [f"the label '{label.tensor_name}' names numbers its block no longer shows".replace("\n", " ")
             for label in labels.values()

@@ -81,9 +81,10 @@ def watching(scene, record):
 def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_path):
     """A · B = C as a viewer follows it: row i of A level with row i of C; for
     cell (0, 0), row 0 of A lies beside column 0 of B, pair beside pair, in
-    front, both in sight (never over the column), turned into the products (hand-written) on their own scale; C fills in
-    cell by cell along row 0, then one row after another, never two at once;
-    C ends as the hand-written product."""
+    front, both in sight (never over the column), turned into the products
+    (hand-written) on their own scale; C fills in cell by cell along row 0,
+    then one row after another, never two at once; C ends as the
+    hand-written product."""
     rng = np.random.default_rng(2)
     a, b = rng.normal(size=(3, 4)), rng.normal(size=(4, 5))
     expected = np.array([[sum(a[i, p] * b[p, j] for p in range(4)) for j in range(5)] for i in range(3)])

@@ -574,7 +574,8 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     h) -> how head h's slice of each is written (default :func:`head_slice`);
     ``scales_of``: what each slice's colors are shared with, as its label
     says ("colors of ..."; default: "all heads", for a tensor with a head
-    axis; a matrix cut in parts says "all of W.T"). Returns the 3D result block, labelled ``names[2]`` (below it, placed).
+    axis; a matrix cut in parts says "all of W.T"). Returns the 3D result
+    block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
     heads = left.grid_shape[0]
