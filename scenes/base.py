@@ -40,6 +40,7 @@ from manim import DOWN, UP, ManimColor, Mobject, ThreeDScene
 
 from tensors import AttentionConfig, compute_trace
 
+from . import interrupts
 from .components.cubegrid import CubeGrid
 from .components.fades import appear, appearing, at_once, vanish
 from .components.guides import floor_grid
@@ -117,6 +118,7 @@ class StageScene(StageDescription, ThreeDScene):
         return self.captions.say(text, run_time, **kwargs)
 
     def play(self, *args, **kwargs):
+        interrupts.check()  # a Ctrl-C swallowed by a callback during the last play
         if self.opening:  # fade-ins before anything else happens: there at the first frame
             shown = [appearing(a) for a in args]
             if args and all(s is not None for s in shown):

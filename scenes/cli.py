@@ -18,18 +18,17 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib
 import json
 import os
-import signal
 import sys
 import threading
 from pathlib import Path
 
 import click
 
+from scenes import interrupts
 from scenes.catalogue import stage_catalogue, stage_count
 from scenes.jobs import FORMATS, QUALITY_PRESETS
 from tensors.config import INITS, POSITIONS, TRAINED
@@ -118,27 +117,6 @@ def config_options(func):
     return with_config
 
 
-@contextlib.contextmanager
-def interrupt_deferred():
-    """Hold Ctrl-C back until the block ends, then raise it.
-
-    For the heavy imports (torch, Manim): an interrupt landing inside a C
-    extension's start-up can abort the interpreter (seen once on Python 3.13)
-    instead of unwinding; the imports take a second or two.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
-
-
 def traced(config):
     """The trace of ``config``, Ctrl-C held back while it loads torch (the
     first time; later processes read it from the on-disk cache). Training
@@ -147,9 +125,9 @@ def traced(config):
     from tensors.trace import is_cached
 
     if not config.trained or is_cached(config):
-        with interrupt_deferred():
+        with interrupts.deferred():
             return compute_trace(config)
-    with interrupt_deferred():
+    with interrupts.deferred():
         import torch  # noqa: F401  (only the import is held back)
     click.echo("training the attention for --weights trained (once; kept in the trace cache) ...", err=True)
     return compute_trace(config)
@@ -351,7 +329,7 @@ def _render(numbers, quality, fmt, out_dir, config, jobs, look=None, **options):
     from scenes.components.palette import LOOK
     from scenes.jobs import RenderJob, render_many
 
-    with interrupt_deferred():
+    with interrupts.deferred():
         importlib.import_module("scenes.base")  # Manim and the stages
     traced(config)  # once here: the render's own process or its workers then read the cache
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from tensors.cache import cache_home
 
+from . import interrupts
 from .components.palette import LOOK, Look
 
 __all__ = ["RenderJob", "RenderResult", "render_many", "render_one", "output_name",
@@ -134,6 +135,7 @@ def render_one(job: RenderJob) -> RenderResult:
                 _shared_cache(shared / "texts", work / "texts"):
             scene = _build_scene(job)  # Manim reads its output settings when a scene is made
             scene.render()
+        interrupts.check()  # one swallowed by a callback during the last frames: publish nothing
         produced = _produced(scene, job, options["format"])
         final = _publish(scene, job, produced, work)
         return RenderResult(job, final, time.perf_counter() - start)
@@ -307,7 +309,8 @@ def render_many(jobs: list[RenderJob], workers: int, report=print) -> list[Rende
     """Render ``jobs``, up to ``workers`` at once; results in stage order.
 
     Stale working folders of dead renders are cleared first. Ctrl-C stops
-    every worker within seconds and removes their working folders.
+    every worker within seconds and removes their working folders, also when
+    the interrupt landed in a callback that swallowed it (see :mod:`.interrupts`).
     """
     for out_dir in {Path(job.out_dir) for job in jobs}:
         clear_stale_work(out_dir)
@@ -320,11 +323,14 @@ def render_many(jobs: list[RenderJob], workers: int, report=print) -> list[Rende
         report(f"[{len(results)}/{len(jobs)}] scene {result.job.number:2d} "
                f"{result.seconds:6.1f} s  {status}")
 
-    if workers == 1:
-        for job in jobs:
-            done(render_one(job))
-    else:
-        _render_in_workers(sorted(jobs, key=_cost, reverse=True), workers, done)
+    with interrupts.watched():
+        if workers == 1:
+            for job in jobs:
+                interrupts.check()
+                done(render_one(job))
+        else:
+            _render_in_workers(sorted(jobs, key=_cost, reverse=True), workers, done)
+        interrupts.check()
     return sorted(results, key=lambda r: r.job.number)
 
 
@@ -356,6 +362,7 @@ def _render_in_workers(jobs: list[RenderJob], workers: int, done) -> None:
     left = len(jobs)
     try:
         while left:
+            interrupts.check()
             try:
                 kind, pid, payload = messages.get(timeout=0.5)
             except queue.Empty:

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,59 @@ def test_an_output_folder_that_cannot_be_made_is_one_line(folder):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("attention-cubes: error: cannot create the output folder")
     assert "Traceback" not in result.output
+
+
+def swallowed_interrupt() -> None:
+    """Ctrl-C arriving inside a weak-reference callback, as it can while Manim
+    or PyAV frees objects mid-render: Python prints "Exception ignored" and
+    drops the KeyboardInterrupt."""
+    class Freed:
+        pass
+
+    thing = Freed()
+    token = weakref.ref(thing, lambda ref: signal.raise_signal(signal.SIGINT))  # noqa: F841
+    del thing
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_ctrl_c_swallowed_by_a_callback_still_stops_the_render(tmp_path, monkeypatch, workers):
+    import scenes.jobs
+    rendered = []
+
+    def render_one(job):
+        rendered.append(job.number)
+        swallowed_interrupt()  # the render goes on, as Manim's would
+        return RenderResult(job, tmp_path / f"{job.number}.mp4", 0.0)
+
+    monkeypatch.setattr(scenes.jobs, "render_one", render_one)
+    monkeypatch.setattr(scenes.jobs, "_render_in_workers",  # in this process, as a worker would
+                        lambda jobs, workers, done: [done(render_one(job)) for job in jobs])
+    with pytest.raises(KeyboardInterrupt):
+        render_many([RenderJob(n, "low", "mp4", tmp_path) for n in (3, 4)], workers=workers,
+                    report=lambda line: None)
+    assert rendered == [3] if workers == 1 else rendered == [3, 4]
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_swallowed_ctrl_c_stops_the_scene_at_its_next_play_and_publishes_nothing(tmp_path, monkeypatch):
+    from scenes import interrupts
+    from scenes.jobs import render_one
+
+    calls = []
+
+    def storyboard(scene):
+        calls.append("first play")
+        swallowed_interrupt()
+        scene.wait(0.1)
+        calls.append("second play")
+
+    from scenes.stages import stage_registry
+    monkeypatch.setattr(stage_registry()[1], "storyboard", storyboard)
+    with interrupts.watched(), pytest.raises(KeyboardInterrupt):
+        render_one(RenderJob(1, "low", "png", tmp_path))
+    assert calls == ["first play"]
+    assert list(tmp_path.iterdir()) == []
 
 
 def run_cli(*args, env=None, timeout=600):
