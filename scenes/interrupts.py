@@ -9,7 +9,8 @@ the signal arrives. Two places make that unreliable:
 - inside a weak-reference callback or a ``__del__`` (Manim and PyAV run many
   while a scene renders) the exception is printed as "Exception ignored" and
   dropped, and the render would go on to the end: :func:`watched` records
-  every interrupt, and :func:`check`, called at safe points (every play, before
+  every interrupt (and keeps the "Exception ignored" traceback off the
+  terminal), and :func:`check`, called at safe points (every play, before
   a finished file is published, between scenes), raises it again.
 
 Examples
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 
 __all__ = ["deferred", "watched", "check"]
@@ -67,11 +69,20 @@ def watched():
         _pending.set()
         raise KeyboardInterrupt
 
+    def unraisable(problem):  # an exception a callback could not raise
+        if issubclass(problem.exc_type, KeyboardInterrupt):
+            _pending.set()  # check() raises it: no traceback on the terminal
+        else:
+            hook(problem)
+
+    hook = sys.unraisablehook
     previous = signal.signal(signal.SIGINT, caught)
+    sys.unraisablehook = unraisable
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = hook
 
 
 def check() -> None:

@@ -70,7 +70,7 @@ def swallowed_interrupt() -> None:
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_ctrl_c_swallowed_by_a_callback_still_stops_the_render(tmp_path, monkeypatch, workers):
+def test_a_ctrl_c_swallowed_by_a_callback_still_stops_the_render(tmp_path, monkeypatch, capfd, workers):
     import scenes.jobs
     rendered = []
 
@@ -80,11 +80,13 @@ def test_a_ctrl_c_swallowed_by_a_callback_still_stops_the_render(tmp_path, monke
         return RenderResult(job, tmp_path / f"{job.number}.mp4", 0.0)
 
     monkeypatch.setattr(scenes.jobs, "render_one", render_one)
+    monkeypatch.setattr(sys, "unraisablehook", sys.__unraisablehook__)  # Python's own: prints a traceback
     monkeypatch.setattr(scenes.jobs, "_render_in_workers",  # in this process, as a worker would
                         lambda jobs, workers, done: [done(render_one(job)) for job in jobs])
     with pytest.raises(KeyboardInterrupt):
         render_many([RenderJob(n, "low", "mp4", tmp_path) for n in (3, 4)], workers=workers,
                     report=lambda line: None)
+    assert "Exception ignored" not in capfd.readouterr().err  # no traceback for Ctrl-C
     assert rendered == [3] if workers == 1 else rendered == [3, 4]
 
 
