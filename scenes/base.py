@@ -117,6 +117,10 @@ class StageScene(StageDescription, ThreeDScene):
         """Replace the caption with ``text`` (see :class:`~.frame.captions.Captions`)."""
         return self.captions.say(text, run_time, **kwargs)
 
+    def saying(self, text: str, **kwargs) -> list:
+        """The caption ``text`` as animations to join a play: it changes with the picture."""
+        return self.captions.saying(text, **kwargs)
+
     def play(self, *args, **kwargs):
         interrupts.check()  # a Ctrl-C swallowed by a callback during the last play
         if self.opening:  # fade-ins before anything else happens: there at the first frame

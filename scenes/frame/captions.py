@@ -48,23 +48,30 @@ class Captions:
         mob.move_to([self.header.caption_left() + mob.width / 2, self.header.caption_bottom() + mob.height / 2, 0])
 
     def say(self, text: str, run_time: float = 0.5, **kwargs) -> Mobject | None:
-        """Replace the current caption with ``text`` (and start its subtitle)."""
-        self.said.append((scene_time(self.scene), text))
+        """Replace the current caption with ``text`` (and start its subtitle), in a play of its own."""
+        first = self.current is None and self.current_text is None
+        animations = self.saying(text, **kwargs)
         if not self.burned:  # the same time as drawn: the first caption at the opening takes none
-            first, self.current_text = self.current_text is None, text
             if not (first and self.scene.opening):
                 self.scene.wait(run_time)
             return None
+        self.scene.play(*animations, run_time=run_time)
+        return self.current
+
+    def saying(self, text: str, **kwargs) -> list:
+        """The animations that replace the caption with ``text`` half-way
+        through the play they join (:func:`~..components.fades.swap`): a
+        caption that changes with the picture it speaks of, in the same play."""
+        self.said.append((scene_time(self.scene), text))
+        if not self.burned:
+            self.current_text = text
+            return []
         new = self.note(text, **kwargs)
         self._fit(new, text)
         new.is_caption = True
-        old = self.current
-        if old is not None:  # at once: a caption is never caught half-faded, two never overlap
-            self.scene.play(*swap(old, new), run_time=run_time)
-        else:
-            self.scene.play(appear(new), run_time=run_time)
-        self.current = new
-        return new
+        old, self.current = self.current, new
+        # at once: a caption is never caught half-faded, two never overlap
+        return swap(old, new) if old is not None else [appear(new)]
 
     def _fit(self, caption: Mobject, text: str) -> None:
         """Keep a caption in its place: clear of the formula and the frame's

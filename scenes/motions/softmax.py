@@ -19,10 +19,10 @@ from manim import DOWN, RIGHT, UP, Mobject, Text
 from tensors import softmax_steps
 from ..components.colorbar import MASKED_SIGN
 from ..components.cubegrid import CubeGrid
-from ..components.fades import appear, swap
-from ..components.labels import TEXT_FONT, TEXT_SIZE
-from ..components.numbers import row_numbers
-from ..layout import Margins, ghost
+from ..components.fades import appear, at_once, swap
+from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE
+from ..components.numbers import row_numbers, shown_value
+from ..layout import LABEL_BUFF, Margins, ghost
 from .matmul import SLOT_OPACITY
 
 __all__ = ["mask_later_tokens", "SoftmaxBench", "bench_between", "soften_rows", "exp_name"]
@@ -80,6 +80,16 @@ def exp_name(scores_name: str, row: int, scale_note: str = "", overflow: bool = 
     return f"exp({inner} − max)" if overflow else f"exp({inner})"
 
 
+def lifted_name(scores_name: str, row: int, scale_note: str = "") -> str:
+    """The bench's label while row ``row`` of the scores is on it as it is.
+
+    >>> lifted_name("ω′", 2, "/√17"), lifted_name("multihead_omegas[0]", 2, " / √17")
+    ('ω′[2]/√17', 'row 2')
+    """
+    name = f"{_row_of(scores_name, row)}{scale_note}"
+    return name if _short(name) else f"row {row}"
+
+
 def weights_row_name(weights_name: str, row: int, total: float) -> str:
     """The bench's label once row ``row`` is divided by its sum.
 
@@ -90,9 +100,9 @@ def weights_row_name(weights_name: str, row: int, total: float) -> str:
     return f"{row_name if _short(row_name) else f'row {row}'}  Σ = {total:.3f}"
 
 
-def _weights_of(name: str) -> str:
-    """Whose colors a weights row on the bench wears, said short."""
-    return name if _short(name) else "the weights"
+def _colors_of(name: str) -> str:
+    """Whose colors a row on the bench wears, said short: ``name``, or "its map"."""
+    return name if _short(name) else "its map"
 
 
 def _row_of(name: str, row: int) -> str:
@@ -122,8 +132,10 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
     bench = ghost(scores, (1, 1, scores.grid_shape[2]))  # room for one row between them
     tokens = scores.grid_shape[1]
     widest = max((layout.sized_label(n, (tokens,), RIGHT, scale_of=of) for n, of in (
-        (weights_row_name(weights_name, tokens - 1, 1.0), _weights_of(weights_name)),
-        (exp_name(scores_name, tokens - 1, scale_note), None))), key=lambda m: m.width)  # between the maps
+        (weights_row_name(weights_name, tokens - 1, 1.0), _colors_of(weights_name)),
+        (lifted_name(scores_name, tokens - 1, scale_note), _colors_of(scores_name)),
+        (exp_name(scores_name, tokens - 1, scale_note), None))),
+        key=lambda m: m.width)  # between the maps
     area = area or layout.area()
     if right:  # kept free of blocks and of their labels (a margin only keeps blocks out)
         area = replace(area, right=area.right - right)
@@ -145,62 +157,96 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
                         DOWN if bench_room is None else bench_room.side)
 
 
-def soften_rows(scene, layout, bench: SoftmaxBench, values, weights_values, say=None, scale_note: str = "",
+def soften_rows(scene, layout, bench: SoftmaxBench, values, weights_values, saying=None, scale_note: str = "",
                 speed: float = 1.0) -> None:
     """Every row of ``bench.scores`` (showing ``values``, −∞ where masked)
-    over the bench, through exp and ÷ sum, into its row of the weights."""
-    say = say or (lambda text: None)
+    over the bench, through exp and ÷ sum, into its row of the weights.
+    ``saying(text)``: the animations that change the caption in the play
+    they join (the first row's steps are said as they happen)."""
+    saying = saying or (lambda text: [])
     steps = softmax_steps(values)
-    say(f"softmax, row by row: exp, then ÷ the row's sum, so each row of {bench.weights_name} sums to 1")
+    _play(scene, saying(f"softmax, row by row: exp, then ÷ the row's sum, so each row of {bench.weights_name} "
+                        "sums to 1"), run_time=0.5)
     for row in range(bench.scores.grid_shape[1]):
-        _soften(scene, layout, bench, row, values[row], steps["weights"][row], say, scale_note, first=row == 0,
-                run_time=max(0.8, 3.2 * 0.6 ** row) / speed)
+        _soften(scene, layout, bench, row, values[row], steps["weights"][row], saying, scale_note,
+                first=row == 0, run_time=max(0.8, 3.2 * 0.6 ** row) / speed)
     scene.play(bench.scores.animate.clear_highlight(), run_time=0.3)
 
 
-def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weights, say, scale_note, first: bool,
-            run_time: float):
-    """Row ``row`` of the scores over the bench, through exp and ÷ sum, into the weights."""
+def _play(scene, animations: list, run_time: float) -> None:
+    """Play ``animations``; with none (a caption left out of the picture), keep the time."""
+    if animations:
+        scene.play(*animations, run_time=run_time)
+    else:
+        scene.wait(run_time)
+
+
+def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weights, saying, scale_note,
+            first: bool, run_time: float):
+    """Row ``row`` of the scores onto the bench, through exp and ÷ its sum,
+    into the weights; named at every moment it is on the bench, the sum it
+    is divided by written beside it while it is divided."""
     scores, weights = bench.scores, bench.weights
+    tokens = scores.grid_shape[1]
     piece = scores.subgrid((0, row))
     piece.part_of = scores
     piece.set_cell_opacity(1.0)  # the row in play is lit, whatever the last highlight left
-    name = bench.weights_name
     at = bench.bench.cell_center(0, 0)
+    spot = [at[0], scores.cell_center(row, 0)[1], at[2]]
+    shape = (len(row_scores),)
+
+    def named(text: str, side, **options):
+        """``piece`` named ``text`` on ``side``, its label placed where the piece stands (or is going)."""
+        label = layout.name(piece, text, side, shape=shape, **{"note": None, **options})
+        layout.place(piece)
+        return label
+
+    row_scores = np.asarray(row_scores, np.float64)  # the trace's float32 would overflow from exp(89) on
+    finite = row_scores[np.isfinite(row_scores)]
+    overflow = finite.max() > 700  # exp of the true score would not fit a float: shown ÷ its row max
+    exp = np.where(np.isfinite(row_scores), np.exp(row_scores - (finite.max() if overflow else 0.0)), 0.0)
+    total = shown_value(exp.sum())
+    exp_label = {"text": exp_name(bench.scores_name, row, scale_note, overflow), "note": f"Σ = {total}"}
+
+    # the row goes onto the bench, named from the first frame where it is going
+    start = piece.get_center().copy()
+    piece.align_cell((0, 0, 0), spot)
+    tallest = layout.name(piece, exp_label["text"], DOWN, shape=shape, note=exp_label["note"]).height
+    below = (tokens - 1 - row) * scores.pitch  # the map's height under the bench: labels stay between the maps
+    side = DOWN if row < tokens / 2 and tallest + 0.25 <= below else UP
+    lifted = named(lifted_name(bench.scores_name, row, scale_note), side, scale_of=_colors_of(bench.scores_name))
+    piece.move_to(start)
+    said = row_numbers(f"row {row}: {_row_of(bench.scores_name, row)}{scale_note}", row_scores) if first else None
     scene.add(piece)
     scene.play(scores.animate.highlight((0, row), DIM), weights.animate.set_cell_opacity(0.45, (0, row)),
-               piece.animate.align_cell((0, 0, 0), [at[0], scores.cell_center(row, 0)[1], at[2]]),
-               run_time=0.3 * run_time)
+               piece.animate.align_cell((0, 0, 0), spot), appear(lifted, rate_func=at_once),
+               *(saying(said) if first else []), run_time=0.3 * run_time)
     if first:
-        say(row_numbers(f"row {row}: {_row_of(bench.scores_name, row)}{scale_note}", row_scores))
         scene.wait(1.0)
-    row_scores = np.asarray(row_scores, np.float64)  # the trace's float32 would overflow from exp(89) on
-    shown = row_scores[np.isfinite(row_scores)]
-    overflow = shown.max() > 700  # exp of the true score would not fit a float: shown ÷ its row max
-    exp = np.where(np.isfinite(row_scores), np.exp(row_scores - (shown.max() if overflow else 0.0)), 0.0)
+
+    # exp of each score, on its own scale; its sum written under its name
     piece.part_of, piece.value_range = None, (float(exp.min()), float(exp.max()))
-    label = layout.name(piece, exp_name(bench.scores_name, row, scale_note, overflow), DOWN,
-                        shape=(len(row_scores),), values=exp)
-    tokens = scores.grid_shape[1]
-    below = (tokens - 1 - row) * scores.pitch  # the map's height under the bench: the label stays between the maps
-    side = DOWN if row < tokens / 2 and label.height + 0.25 <= below else UP
-    label.side = side
-    layout.place(piece)
-    scene.play(piece.animate.paint((0, 0), exp, piece.value_range), *swap(None, label), run_time=0.3 * run_time)
+    label = named(exp_label["text"], side, values=exp, note=exp_label["note"])
+    scene.play(piece.animate.paint((0, 0), exp, piece.value_range), *swap(lifted, label),
+               *(saying(row_numbers("exp(score)" + (" ÷ e^max" if overflow else ""), exp, total="sum"))
+                 if first else []), run_time=0.3 * run_time)
     if first:
-        say(row_numbers("exp(score)" + (" ÷ e^max" if overflow else ""), exp, total="sum"))
         scene.wait(1.2)
-    target = weights.value_range
-    piece.value_range = target
-    new = layout.name(piece, weights_row_name(name, row, row_weights.sum()), side, shape=(len(row_scores),),
-                      values=row_weights, scale_of=_weights_of(name))
-    layout.place(piece)
-    scene.play(piece.animate.paint((0, 0), row_weights, target), *swap(label, new), run_time=0.3 * run_time)
+
+    # ÷ that sum: the weights, on the weights' scale, summing to 1
+    sign = Text(f"÷ {total}", font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=layout.theme.ink)
+    layout.beside([piece], sign, -side, buff=LABEL_BUFF)
+    layout.upright(sign)
+    piece.value_range = weights.value_range
+    new = named(weights_row_name(bench.weights_name, row, row_weights.sum()), side, values=row_weights,
+                scale_of=_colors_of(bench.weights_name))
+    scene.play(piece.animate.paint((0, 0), row_weights, weights.value_range), appear(sign, rate_func=at_once),
+               *swap(label, new), *(saying(row_numbers(f"÷ the sum {total}: weights", row_weights, total="Σ"))
+                                    if first else []), run_time=0.3 * run_time)
     if first:
-        say(row_numbers("÷ the sum: weights", row_weights, total="Σ"))
         scene.wait(1.2)
-        say("the next rows the same way, one after another, faster")
-    scene.remove(new)  # the row leaves the bench: its label goes at once
+        _play(scene, saying("the next rows the same way, one after another, faster"), run_time=0.5)
+    scene.remove(new, sign)  # the row leaves the bench: its label and its sum go at once
     scene.play(piece.animate.align_cell((0, 0, 0), weights.cell_center(row, 0)).set_opacity(0.0),
                weights.animate.set_cell_opacity(1.0, (0, row)), run_time=0.25 * run_time)
     scene.remove(piece)

@@ -96,7 +96,7 @@ class MultiheadSoftmax(StageScene):
         weights_map = bench.weights
         self.play(appear(weights_map), appear(self.layout.place(weights_map)), *map(appear, bench.words_on),
                   run_time=0.6)
-        soften_rows(self, self.layout, bench, values, weights, say=self.say, scale_note=scale_note)
+        soften_rows(self, self.layout, bench, values, weights, saying=self.saying, scale_note=scale_note)
         # the weights alone, filling the stage area on all heads' colors (the
         # other heads join them in the next step, at head 0's place); its scores go
         before = weights_map.label

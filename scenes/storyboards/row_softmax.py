@@ -64,7 +64,8 @@ class RowSoftmaxStage(StageScene):
             values = self.trace[self.masked_key]
 
         self.step("softmax")
-        soften_rows(self, self.layout, bench, values, weights_values, say=self.say, scale_note=self.scale_note)
+        soften_rows(self, self.layout, bench, values, weights_values, saying=self.saying,
+                    scale_note=self.scale_note)
         self.step("maxima")
         self.point_out_maxima(weights, weights_values)
 
