@@ -11,7 +11,9 @@ side of B its own label is not on, as PyTorch writes them (``X[0] * Xᵀ[:,
 0]``), while B's label keeps its name and drops its scale (one legend per
 block, and B never loses its name); their sum, one cube on C's
 colors, flies into C[0, 0]. The row then slides from column to column, one
-cell at a time, faster, beside each (over the column done before); every
+cell at a time, faster, beside each: B's columns already done step left past
+it, one at a time, into the gap before B, so nothing is covered (B closes
+again after the row); every
 later row's products come onto all of B at once, column by column
 (``X[1] * columns of Xᵀ``: the row broadcast over every column, on their
 own scale: one picture for every row after the first), and C's row fills
@@ -389,10 +391,12 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     # B's name while the pieces on it are named in their own slot (none: they take B's label's place)
     plain = None if arrangement.slot == IN_PLACE else name_only(layout, right)
     frames = _Frames(scene, layout)
-    # in front of B, toward the eye, one column to the left: the row lies beside its column, pair beside
-    # pair, on screen too (over the column done before, or in the gap before B), both in sight
+    # the row lies beside its column, one column to its left, in front (toward the eye): in the gap
+    # before B for column 0; for column j, B's columns before j have stepped left into that gap, one
+    # each time the row steps right past them, so row and column are side by side, nothing covered
     lift = view_rotation(*view)[2] * right.pitch * 1.2
-    beside = -right.axis_vectors()[0] * right.pitch
+    step = right.axis_vectors()[0] * right.pitch
+    beside = -step
     shown = {"products": None, "label": None}
 
     def products_label(piece, name, values, value_range=None):
@@ -461,7 +465,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
         scene.remove(cube)
 
     def cell(j, run_time, explain):
-        boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j), beside=beside),
+        boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
                  frames.around(result, (0, 0, j))]
         row_values = left.values[0, 0]
         if j == 0:
@@ -486,10 +490,10 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
             label = products_label(piece, row_title(0), row_values, value_range=left.value_range)
             scene.remove(shown["label"])
             scene.add(label)
-            step = right.cell_center(0, j) - right.cell_center(0, j - 1)
             shown["label"] = label
+            # the row steps right beside column j as column j - 1 steps left past it, behind it
             scene.play(piece.animate.shift(step),
-                       right.animate.highlight((0, slice(None), j), DIM),
+                       right.animate.highlight((0, slice(None), j), DIM).shift_cells((0, slice(None), j - 1), -step),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                        run_time=0.3 * run_time)
             scene.add(piece)
@@ -544,6 +548,8 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
             scene.add(right_label)
             right.label = right_label
         shown["products"] = shown["label"] = None
+        if first > 1:  # B closes the gap: its columns back in place
+            scene.play(right.animate.shift_cells((0, slice(None), slice(0, first - 1)), step), run_time=0.3)
     if m > 1 and vector:
         say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")
     elif m > 1:
