@@ -106,8 +106,17 @@ def _written(value: float, decimals: int, term: bool = True) -> str:
 
 
 def factor(value: float) -> str:
-    """A number as a factor of a product: a negative one in brackets."""
+    """A number as a factor of a product: a negative one in brackets; a
+    rounded one with its three significant digits, a last 0 too (1.8955 is
+    "1.90", not "1.9": a reader squaring "1.9" would not get the bar's 3.59).
+
+    >>> factor(1.8955), factor(-0.5), factor(2.0), factor(123.4)
+    ('1.90', '(−0.5)', '2', '123')
+    """
+    value = float(value)
     text = shown_value(value)
+    if 1e-3 <= abs(value) < 1e3 and float(f"{value:.3g}") != value:
+        text = f"{value:#.3g}".rstrip(".").replace("-", "−")
     return f"({text})" if value < 0 else text
 
 
