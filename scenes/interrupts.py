@@ -83,6 +83,7 @@ def watched():
     finally:
         signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = hook
+        _pending.clear()  # raised by now, or never to be: a later render in this process starts clean
 
 
 def check() -> None:
