@@ -9,12 +9,13 @@ products wore the result's scale, or whose rows filled in together fails here.
 
 import numpy as np
 import pytest
-from manim import DOWN, PI, UP, Wait
+from manim import DOWN, PI, UP, Text, Wait
 
 from golden import render_still
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appearing
+from scenes.components.numbers import shown_value
 from scenes.engine.manim_hooks import screen_points
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul, matmul
@@ -237,22 +238,30 @@ def test_a_softmax_row_goes_through_its_exponentials_to_its_weights(tmp_path):
     seen = {}
 
     class Watched(SoftmaxRows):
-        def say(self, text, *args, **kwargs):
-            if text.startswith("exp(score)") and "exp" not in seen:  # row 0 on the bench, as exponentials
-                piece = next(g for m in self.mobjects for g in [m] if isinstance(g, CubeGrid)
-                             and getattr(getattr(g, "label", None), "tensor_name", "").startswith("exp("))
-                seen["exp"] = (piece.values.reshape(-1).copy(), piece.value_range, piece.label.tensor_name)
-            return super().say(text, *args, **kwargs)
+        def play(self, *args, **kwargs):
+            super().play(*args, **kwargs)
+            for mob in self.mobjects:
+                name = getattr(getattr(mob, "label", None), "tensor_name", "")
+                if isinstance(mob, CubeGrid) and name.startswith("exp(") and "exp" not in seen:
+                    seen["exp"] = (mob.values.reshape(-1).copy(), mob.value_range, name, mob.label.note)
+                if isinstance(mob, CubeGrid) and name.startswith("α[0]") and "divided" not in seen:
+                    signs = [m.text for m in self.mobjects if isinstance(m, Text) and m.text.startswith("÷")
+                             and not getattr(m, "is_caption", False)]
+                    seen["divided"] = (mob.values.reshape(-1).copy(), signs)
 
         def point_out_maxima(self, grid, values):
             seen["weights"] = grid.values[0].copy()
             super().point_out_maxima(grid, values)
 
     render_still(Watched, tmp_path, size=SIZE)
-    values, value_range, name = seen["exp"]
+    values, value_range, name, note = seen["exp"]
     assert name == "exp(ω[0])"
     assert np.allclose(values, exp[0], rtol=1e-5)
     assert np.allclose(value_range, (exp[0].min(), exp[0].max()), rtol=1e-5)
+    assert note == f"Σ = {shown_value(exp[0].sum())}"  # the sum it is divided by, under its name
+    values, signs = seen["divided"]
+    assert np.allclose(values, weights[0], atol=1e-6)
+    assert [sign.replace(" ", "") for sign in signs] == [f"÷{shown_value(exp[0].sum())}"]  # the division, seen
     assert np.allclose(seen["weights"], weights, atol=1e-6)
 
 
