@@ -280,12 +280,10 @@ def name_only(layout: Layout, grid: CubeGrid):
 
 
 def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
-                 stroke: float = FRAME_STROKE, beside=None) -> Rectangle:
+                 stroke: float = FRAME_STROKE) -> Rectangle:
     """A frame round the cells ``index`` of ``grid`` on screen, ``pad`` (of
-    a pitch) clear of them (pinned, not shown); ``beside``: round them and
-    the place this far from them too (a piece laid beside them)."""
-    cells = grid.subgrid(index)
-    left, bottom, right, top = layout.screen_box([cells] + ([cells.copy().shift(beside)] if beside is not None else []))
+    a pitch) clear of them (pinned, not shown)."""
+    left, bottom, right, top = layout.screen_box([grid.subgrid(index)])
     pad = pad * grid.pitch
     box = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=stroke,
                     color=layout.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
@@ -301,8 +299,8 @@ class _Frames:
         self.scene, self.layout = scene, layout
         self.shown: list[Rectangle] = []
 
-    def around(self, grid: CubeGrid, index, beside=None) -> Rectangle:
-        return frame_around(self.layout, grid, index, beside=beside)
+    def around(self, grid: CubeGrid, index) -> Rectangle:
+        return frame_around(self.layout, grid, index)
 
     def pointer(self, grid: CubeGrid, column: int) -> Triangle:
         """A small mark pointing at cell ``column`` of a one-row ``grid`` (a
@@ -395,8 +393,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     # before B for column 0; for column j, B's columns before j have stepped left into that gap, one
     # each time the row steps right past them, so row and column are side by side, nothing covered
     lift = view_rotation(*view)[2] * right.pitch * 1.2
-    step = right.axis_vectors()[0] * right.pitch
-    beside = -step
+    step = right.axis_vectors()[0] * right.pitch  # one column along B
     shown = {"products": None, "label": None}
 
     def products_label(piece, name, values, value_range=None):
@@ -472,7 +469,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
             piece = left.subgrid((0, 0))
             piece.part_of = left
             column = right.subgrid((0, slice(None), 0))
-            shift = column.get_center() + lift + beside - piece.get_center()
+            shift = column.get_center() + lift - step - piece.get_center()
             scene.play(left.animate.highlight((0, 0), DIM), right.animate.highlight((0, slice(None), 0), DIM),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, 0)), *frames.to(boxes),
                        run_time=0.3 * run_time)

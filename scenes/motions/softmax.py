@@ -206,12 +206,12 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     overflow = finite.max() > 700  # exp of the true score would not fit a float: shown ÷ its row max
     exp = np.where(np.isfinite(row_scores), np.exp(row_scores - (finite.max() if overflow else 0.0)), 0.0)
     total = shown_value(exp.sum())
-    exp_label = {"text": exp_name(bench.scores_name, row, scale_note, overflow), "note": f"Σ = {total}"}
+    exp_text, exp_note = exp_name(bench.scores_name, row, scale_note, overflow), f"Σ = {total}"
 
     # the row goes onto the bench, named from the first frame where it is going
     start = piece.get_center().copy()
     piece.align_cell((0, 0, 0), spot)
-    tallest = layout.name(piece, exp_label["text"], DOWN, shape=shape, note=exp_label["note"]).height
+    tallest = layout.name(piece, exp_text, DOWN, shape=shape, note=exp_note).height
     below = (tokens - 1 - row) * scores.pitch  # the map's height under the bench: labels stay between the maps
     side = DOWN if row < tokens / 2 and tallest + 0.25 <= below else UP
     lifted = named(lifted_name(bench.scores_name, row, scale_note), side, scale_of=_colors_of(bench.scores_name))
@@ -226,7 +226,7 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
 
     # exp of each score, on its own scale; its sum written under its name
     piece.part_of, piece.value_range = None, (float(exp.min()), float(exp.max()))
-    label = named(exp_label["text"], side, values=exp, note=exp_label["note"])
+    label = named(exp_text, side, values=exp, note=exp_note)
     scene.play(piece.animate.paint((0, 0), exp, piece.value_range), *swap(lifted, label),
                *(saying(row_numbers("exp(score)" + (" ÷ e^max" if overflow else ""), exp, total="sum"))
                  if first else []), run_time=0.3 * run_time)
