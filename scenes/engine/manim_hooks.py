@@ -88,6 +88,7 @@ MANIM_HOOKS: tuple[Hook, ...] = (
          "animating it makes ThreeDScene treat the camera as moving (redraw everything each frame)"),
     Hook("ThreeDCamera", "get_rotation_matrix", "call", "the world-to-camera rotation"),
     Hook("ThreeDCamera", "get_focal_distance", "call", "the perspective's focal distance"),
+    Hook("ThreeDCamera", "set_focal_distance", "call", "sets how far the eye is (the strength of perspective)"),
     Hook("ThreeDCamera", "get_zoom", "call", "the zoom factor of the projection"),
     Hook("ThreeDCamera", "project_point", "call", "a world point to frame units, with perspective"),
     Hook("ThreeDCamera", "transform_points_pre_display", "call",
@@ -333,6 +334,14 @@ def abort_encoding(scene) -> None:
         writer.abort_encode_jobs()
 
 
+# Nearly orthographic: Manim's default (20) draws a flat block beside the
+# frame's middle as a trapezoid (its far columns shrink, its rows slope), which
+# readers took for a different kind of block; from 200 units away every block
+# keeps its rectangle and its cubes their size, while a turned camera still
+# shows the cubes' sides and a 3D block's depth.
+FOCAL_DISTANCE = 200.0
+
+
 class CubeCamera(ThreeDCamera):
     """``ThreeDCamera`` that draws :class:`CubeGrid` s in one vectorized pass.
 
@@ -347,6 +356,7 @@ class CubeCamera(ThreeDCamera):
         self.forget_frames()
         self.capturing_static = False  # set by CubeRenderer while it draws the static image
         super().__init__(*args, **kwargs)
+        self.set_focal_distance(FOCAL_DISTANCE)
 
     def forget_frames(self) -> None:
         """Drop what is kept from the previous frame (a skipped play draws

@@ -38,7 +38,7 @@ from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import STRICT_SHARE
 from .turns import turn
 
-__all__ = ["Matmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns", "head_slice",
+__all__ = ["Matmul", "MatmulMotion", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns", "head_slice",
            "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
@@ -172,7 +172,7 @@ IN_PLACE_GAIN = 1.15  # B gives its label's place only for blocks at least this 
 
 def _labels_for(arrangement: Arrangement, labels, products_room, name_height: float = 0.0, note=None):
     """Per block, the labels to keep room for in this arrangement
-    (``name_height``: of B's name, which the stacked pieces' label stands
+    (``name_height``: of B's label, which the stacked pieces' label stands
     beyond; ``note``: the line saying what the pieces lie on, in B's place)."""
     mine = []
     for n, (label, side) in enumerate(zip(labels, arrangement.sides)):
@@ -206,7 +206,9 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
                    names_room=None, area=None) -> tuple[VGroup, Arrangement]:
     """Move ``left`` and ``right`` (labelled, on screen) into the row
     ``left · right = result``, fitted to the stage area seen from ``view``
-    (the camera turns there); ``result`` (labelled) appears as empty slots.
+    (the camera turns there); operands not on screen yet are shown there,
+    named, with no move (a stage's opening shot). ``result`` (labelled)
+    appears as empty slots.
     Each label goes over or under its block, and the products' label
     (``products_room``: the largest it will be) over B or in B's label's
     place, whichever arrangement lets the blocks be largest (long names
@@ -216,7 +218,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     signs "·" and "=" (shown) and the arrangement."""
     grids = (left, right, result)
     rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
-    name_height = right.label[0].height
+    name_height = right.label.height  # the pieces' label, stacked, stands beyond B's whole label
     note = note_text(on_note(right.label.tensor_name), layout.theme)
     best, chosen = {}, {}
     for arrangement in ARRANGEMENTS:
@@ -239,13 +241,22 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
                also=_labels_for(chosen, rooms, products_room, name_height, note))
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
-    shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
-    # a label that changes sides would glide across its block and the others' labels: it leaves at once
-    turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
-    scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
-               *[layout.follow(g, t, view) for g, t in zip((left, right), targets) if g in shown and g not in turned],
-               *[vanish(g.label, rate_func=at_once) for g in turned], run_time=run_time)
-    late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # wait for their block's place
+    entering = not any(left is m for m in scene.mobjects)  # not on screen yet: shown in place, no move
+    if entering:
+        viewpoint.look_from(view)
+        left.become(targets[0])
+        right.become(targets[1])
+        late = [layout.place(g) for g in (left, right)]
+        late += [left, right]
+    else:
+        shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
+        # a label that changes sides would glide across its block and the others' labels: it leaves at once
+        turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
+        scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
+                   *[layout.follow(g, t, view) for g, t in zip((left, right), targets)
+                     if g in shown and g not in turned],
+                   *[vanish(g.label, rate_func=at_once) for g in turned], run_time=run_time)
+        late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # wait for their block's place
     signs = VGroup()
     for before, after, sign in ((left, right, "·"), (right, result, "=")):
         mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"  # a "·" glyph is 3 px at 480p
@@ -263,20 +274,6 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
 def on_note(name: str) -> str:
     """The line under the pieces' label, in B's label's place: what they lie on."""
     return f"on {name}"
-
-
-def name_only(layout: Layout, grid: CubeGrid):
-    """``grid``'s label without its scale: its name (and shape) where the
-    whole label stands (the name next to the block), not shown. What a
-    block shows while the pieces laid on it are named, and read, on theirs."""
-    whole = grid.label
-    plain = whole.copy()
-    plain.remove(*plain.submobjects[1:])
-    plain.value_range = plain.scale_of = plain.note = None
-    grid.label = plain
-    layout.place(grid)
-    grid.label = whole
-    return plain
 
 
 def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
@@ -325,237 +322,293 @@ class _Frames:
         return [vanish(f, rate_func=at_once) for f in frames]
 
 
-def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products, *,
-           names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
-           speed: float = 1.0, names_room=None, area=None) -> Matmul:
-    """Animate ``result = left @ right`` (``left`` m×k and ``right`` k×n,
-    labelled, on screen) as the module docstring tells: arranged, row 0 cell
-    by cell (the first ``cells`` of it; all by default), then every other row.
+class MatmulMotion:
+    """``result = left @ right`` (``left`` m×k and ``right`` k×n, labelled)
+    as the module docstring tells, in two parts a storyboard may put in
+    different steps: :meth:`arrange` lays out ``A · B = C`` (moving the
+    operands there if they are on screen, else showing them there: a
+    stage's opening shot), :meth:`fill` forms row 0 cell by cell (the first
+    ``cells`` of it; all by default), then every other row.
 
     ``names`` = (left, right, result) as the code calls them; ``products``
     is ``(m, n, k)``; ``say`` puts a caption up; ``names_room`` and
     ``area``: see :func:`arrange_matmul`. A right operand of one column is
-    a vector (named as one: ``U[0] * x``). Returns the result, labelled.
+    a vector (named as one: ``U[0] * x``).
     """
-    say = say or (lambda text: None)
-    m, k = left.grid_shape[1:]
-    n = right.grid_shape[2]
-    left_name, right_name, result_name = names
-    vector = len(right.source_shape) == 1  # right is a 1D vector (one column): so is the result
-    table = np.asarray(result_values, float).reshape(m, n)
-    first_cell = f"{result_name}[0]" if vector else cell_name(result_name, 0, 0)
-    result = left.like(result_values, result_range, dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
-    layout.name(result, result_name)
-    product_of = f"{left_name} · {right_name}"
-    said = result_name if result_name.replace(" ", "") != product_of.replace(" ", "") else "the result"
-    ways = (  # the first that fits one caption line
-        f"{said} = {product_of}: row i of {left_name} times {right_name}, summed, gives entry i",
-        f"row i of {left_name} times {right_name}, summed, gives entry i of {result_name}",
-        "row i of the matrix times the vector, summed, gives entry i") if vector else (
-        f"{said} = {product_of}: row i of {left_name} meets column j of {right_name} at cell (i, j)",
-        f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
-        f"row i of {left_name} meets column j of {right_name}: cell (i, j)",
-        "row i of the left block meets column j of the right one at cell (i, j)")
-    say(next(text for text in ways if len(text) <= SHORT_CAPTION))
-    longest = [products_name(left_name, right_name, m - 1, n - 1, vector)] + (
-        [products_name(left_name, right_name, m - 1, vector=vector)] if m > 1 else [])
-    # a name wider than that is said in a caption; the label then reads "products"
-    spelled = all(_fits(name) for name in longest)
 
-    def products_title(name: str) -> str:
-        return name if spelled else "products"
+    def __init__(self, scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products,
+                 *, names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
+                 speed: float = 1.0, names_room=None, area=None):
+        self.scene, self.layout, self.viewpoint, self.left, self.right = scene, layout, viewpoint, left, right
+        self.say = say or (lambda text: None)
+        self.view, self.cells, self.speed, self.names_room, self.area = view, cells, speed, names_room, area
+        self.names = names
+        self.m, self.k = left.grid_shape[1:]
+        self.n = right.grid_shape[2]
+        self.vector = len(right.source_shape) == 1  # right is a 1D vector (one column): so is the result
+        self.table = np.asarray(result_values, float).reshape(self.m, self.n)
+        self.result = left.like(result_values, result_range,
+                                dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
+        layout.name(self.result, names[2])
+        self.products = np.asarray(products, float)
+        left_name, right_name, _ = names
+        m, n, k = self.m, self.n, self.k
+        longest = [products_name(left_name, right_name, m - 1, n - 1, self.vector)] + (
+            [products_name(left_name, right_name, m - 1, vector=self.vector)] if m > 1 else [])
+        # a name wider than that is said in a caption; the label then reads "products"
+        self.spelled = all(_fits(name) for name in longest)
+        ends = own_range(self.products)  # the widest ticks a products' label can have
+        above = [layout.sized_label(self.products_title(longest[0]), (k,), value_range=ends)]
+        if m > 1:
+            above.append(layout.sized_label(self.products_title(longest[1]), (k, n), value_range=ends))
+        above.append(layout.sized_label(self.row_title(0), (k,), value_range=left.value_range))
+        self.room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
+        self.room.side = UP
+        self.signs = self.arrangement = None
 
-    products = np.asarray(products, float)
-    ends = own_range(products)  # the widest ticks a products' label can have
+    def products_title(self, name: str) -> str:
+        return name if self.spelled else "products"
 
-    def row_title(i: int) -> str:
+    def row_title(self, i: int) -> str:
         """The row of A laid beside a column of B, before it multiplies:
         named as A's row, as PyTorch indexes it, on one line or two (a long
         name broken before its index), else as "row i" of A."""
-        row = _row(left_name, i)
+        row = _row(self.names[0], i)
         base, index = _indexed(row)
         ways = [row, f"{base}\n[{', '.join(index)}]", f"row {i}"]
         return next((w for w in ways if _fits(w)), ways[-1])
 
-    above = [layout.sized_label(products_title(longest[0]), (k,), value_range=ends)]
-    if m > 1:
-        above.append(layout.sized_label(products_title(longest[1]), (k, n), value_range=ends))
-    above.append(layout.sized_label(row_title(0), (k,), value_range=left.value_range))
-    room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
-    room.side = UP
-    signs, arrangement = arrange_matmul(scene, layout, viewpoint, left, right, result, view, products_room=room,
-                                        names_room=names_room, area=area)
-    right_label = right.label
-    # B's name while the pieces on it are named in their own slot (none: they take B's label's place)
-    plain = None if arrangement.slot == IN_PLACE else name_only(layout, right)
-    frames = _Frames(scene, layout)
-    # the row lies beside its column, one column to its left, in front (toward the eye): in the gap
-    # before B for column 0; for column j, B's columns before j have stepped left into that gap, one
-    # each time the row steps right past them, so row and column are side by side, nothing covered
-    lift = view_rotation(*view)[2] * right.pitch * 1.2
-    step = right.axis_vectors()[0] * right.pitch  # one column along B
-    shown = {"products": None, "label": None}
+    def rule(self) -> str:
+        """The caption that says how a cell comes about (the first way that fits a line)."""
+        left_name, right_name, result_name = self.names
+        product_of = f"{left_name} · {right_name}"
+        said = result_name if result_name.replace(" ", "") != product_of.replace(" ", "") else "the result"
+        ways = (
+            f"{said} = {product_of}: row i of {left_name} times {right_name}, summed, gives entry i",
+            f"row i of {left_name} times {right_name}, summed, gives entry i of {result_name}",
+            "row i of the matrix times the vector, summed, gives entry i") if self.vector else (
+            f"{said} = {product_of}: row i of {left_name} meets column j of {right_name} at cell (i, j)",
+            f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
+            f"row i of {left_name} meets column j of {right_name}: cell (i, j)",
+            "row i of the left block meets column j of the right one at cell (i, j)")
+        return next(text for text in ways if len(text) <= SHORT_CAPTION)
 
-    def products_label(piece, name, values, value_range=None):
-        """``piece`` (to show ``values`` on their own scale, or on
-        ``value_range``) named on the side of ``right`` its own label is not
-        on, level with the row's blocks (kept inside the stage area), not shown."""
-        piece.part_of, piece.value_range = None, value_range or own_range(values)
-        side = arrangement.products_side
-        label = layout.name(piece, name, side, shape=values.shape, values=values,
-                            note=on_note(right_label.tensor_name) if arrangement.slot == IN_PLACE else None)
-        _, bottom, _, top = layout.screen_box([left, right, result])
-        beyond = plain.height + STACK_GAP if arrangement.slot == STACKED else 0.0  # B's name first
-        layout.beside([right], label, side, buff=LABEL_BUFF + beyond, level=(top, bottom))
-        layout.inside(label)
-        layout.upright(label)
-        return label
+    def arrange(self, run_time: float = 1.6) -> None:
+        """``A · B = C`` laid out, C as empty slots, every block named (see :func:`arrange_matmul`)."""
+        self.signs, self.arrangement = arrange_matmul(
+            self.scene, self.layout, self.viewpoint, self.left, self.right, self.result, self.view,
+            products_room=self.room, names_room=self.names_room, area=self.area, run_time=run_time)
 
-    def clear_products():
-        """The last products leave at once (never caught half-faded), with
-        their name; B's scale comes back under its name."""
-        gone = []
-        if shown["products"] is not None:
-            gone = [vanish(shown["products"], rate_func=at_once), *unname(shown["label"])]
-            shown["products"] = shown["label"] = None
-        return gone
+    def fill(self) -> Matmul:
+        """Form the result, as the module docstring tells; returns it, labelled, and the signs."""
+        if self.arrangement is None:
+            self.arrange()
+        scene, layout, left, right, result = self.scene, self.layout, self.left, self.right, self.result
+        say, speed, view, vector, table, products = self.say, self.speed, self.view, self.vector, self.table, \
+            self.products
+        m, k, n = self.m, self.k, self.n
+        left_name, right_name, result_name = self.names
+        arrangement, products_title, row_title = self.arrangement, self.products_title, self.row_title
+        first_cell = f"{result_name}[0]" if vector else cell_name(result_name, 0, 0)
+        right_label = right.label
+        frames = _Frames(scene, layout)
+        # the row lies beside its column, one column to its left, in front (toward the eye): in the gap
+        # before B for column 0; for column j, B's columns before j have stepped left into that gap, one
+        # each time the row steps right past them, so row and column are side by side, nothing covered
+        lift = view_rotation(*view)[2] * right.pitch * 1.2
+        step = right.axis_vectors()[0] * right.pitch  # one column along B
+        # B keeps its whole label (name and scale) while it is in sight; products laid over all of B
+        # name the block in its stead (``covered``), and B's label comes back when they go
+        shown = {"products": None, "label": None, "covered": False}
 
-    def unname(label):
-        """The pieces' label goes at once; B's whole label (its scale) is back."""
-        right.label = right_label
-        plain_gone = [vanish(plain, rate_func=at_once)] if plain is not None else []
-        return [vanish(label, rate_func=at_once), *plain_gone, appear(right_label, rate_func=at_once)]
+        def products_label(piece, name, values, value_range=None):
+            """``piece`` (to show ``values`` on their own scale, or on
+            ``value_range``) named on the side of ``right`` its own label is not
+            on, level with the row's blocks (kept inside the stage area), not shown."""
+            piece.part_of, piece.value_range = None, value_range or own_range(values)
+            side = arrangement.products_side
+            label = layout.name(piece, name, side, shape=values.shape, values=values,
+                                note=on_note(right_label.tensor_name) if arrangement.slot == IN_PLACE else None)
+            _, bottom, _, top = layout.screen_box([left, right, result])
+            beyond = right_label.height + STACK_GAP if arrangement.slot == STACKED else 0.0  # B's label first
+            layout.beside([right], label, side, buff=LABEL_BUFF + beyond, level=(top, bottom))
+            layout.inside(label)
+            layout.upright(label)
+            return label
 
-    def take_place(label, when=at_once) -> list:
-        """``label`` shown on B's other side in place of the last piece's, at
-        once (``when``: at that rate's step); the first time, B's label keeps
-        only its name (one legend per block: B, under the pieces, is not read
-        on its scale)."""
-        if shown["label"] is not None:
-            return [appear(label, rate_func=when), vanish(shown["label"], rate_func=when)]
-        if plain is None:  # the pieces' label, in B's label's place, says what they lie on
-            return [appear(label, rate_func=when), vanish(right_label, rate_func=when)]
-        right.label = plain
-        return [appear(label, rate_func=when), vanish(right_label, rate_func=when),
-                appear(plain, rate_func=when)]
+        def clear_products():
+            """The last products leave at once (never caught half-faded), with
+            their name; B's label comes back if they covered it."""
+            gone = []
+            if shown["products"] is not None:
+                gone = [vanish(shown["products"], rate_func=at_once), *unname(shown["label"])]
+                shown["products"] = shown["label"] = None
+            return gone
 
-    def multiply(piece, name, values, run_time):
-        """``piece`` (the row laid on B) turns into the products on their own
-        scale, named on B's other side (B dimmed under them, if not yet). The
-        name and scale change half-way through the recolor, never before it:
-        a legend names the colors on screen at every frame."""
-        label = products_label(piece, name, values)
-        dim = shown["label"] is None
-        naming = take_place(label, when=halfway) + ([right.animate.set_opacity(DIM)] if dim else [])
-        scene.play(piece.animate.recolor(values, piece.value_range), *naming, run_time=run_time)
-        shown["products"], shown["label"] = piece, label
-
-    def sum_into(piece, i, j, run_time):
-        """The products' sum: one cube on C's colors, from the middle of the
-        products into C[i, j]."""
-        cube = result.like(np.array([[table[i, j]]]), result.value_range)
-        cube.move_to(piece.get_center() + lift * 0.5)
-        cube.part_of = result
-        scene.add(cube)
-        scene.play(cube.animate.move_to(result.cell_center(i, j)), run_time=0.75 * run_time)
-        result.set_cell_opacity(1.0, (0, i, j))
-        scene.remove(cube)
-
-    def cell(j, run_time, explain):
-        boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
-                 frames.around(result, (0, 0, j))]
-        row_values = left.values[0, 0]
-        if j == 0:
-            piece = left.subgrid((0, 0))
-            piece.part_of = left
-            column = right.subgrid((0, slice(None), 0))
-            shift = column.get_center() + lift - step - piece.get_center()
-            scene.play(left.animate.highlight((0, 0), DIM), right.animate.highlight((0, slice(None), 0), DIM),
-                       result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, 0)), *frames.to(boxes),
-                       run_time=0.3 * run_time)
-            scene.add(piece)
-            # the row, named as A's row from the moment it lies on B (B's name would name what it covers)
-            naming = take_place(products_label(piece, row_title(0), row_values,
-                                               value_range=left.value_range))
-            scene.play(turn(piece, -PI / 2, OUT, shift=shift), *naming, run_time=0.3 * run_time)
-            shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
-        else:
-            piece = shown["row"]
-            # the row again, on its way to the next column, named as A's row in the same instant
-            # (a play's first frame would show the row under the products' name)
-            piece.recolor(row_values, left.value_range)
-            label = products_label(piece, row_title(0), row_values, value_range=left.value_range)
-            scene.remove(shown["label"])
-            scene.add(label)
-            shown["label"] = label
-            # the row steps right beside column j as column j - 1 steps left past it, behind it
-            scene.play(piece.animate.shift(step),
-                       right.animate.highlight((0, slice(None), j), DIM).shift_cells((0, slice(None), j - 1), -step),
-                       result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
-                       run_time=0.3 * run_time)
-            scene.add(piece)
-        multiply(piece, products_title(products_name(left_name, right_name, 0, j, vector)), products[0, j],
-                 0.2 * run_time)
-        marks = VGroup()
-        if explain:
-            row_values, column_values = left.values[0, 0], right.values[0, :, 0]
-            marks = VGroup(*[frames.pointer(piece, p) for p in quoted_terms(row_values, column_values)])
-            say(cell_arithmetic(result_name, row_values, column_values, table[0, 0], cell=first_cell))
-            scene.play(appear(marks), run_time=0.3)
-            scene.wait(2.0 / speed)
-            scene.remove(marks)
-        sum_into(piece, 0, j, 0.3 * run_time)
-        if explain:
-            say(f"the {k} products summed: one cube, {first_cell} = {shown_value(table[0, 0])}")
-            scene.wait(1.0 / speed)
-
-    def row(i, run_time):
-        boxes = [frames.around(left, (0, i)), frames.around(right, (0,)), frames.around(result, (0, i))]
-        values = products[i].T
-        piece = right.like(values, own_range(values))
-        piece.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
-        scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.set_opacity(DIM),
-                   result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
-                   run_time=0.25 * run_time)
-        # the row times every column of B (the row broadcast), on B column by column, left to right,
-        # on the products' own scale and named so from the start: one picture for every later row
-        label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)), values)
-        piece.set_cell_opacity(0.0)
-        scene.add(piece)
-        scene.play(reveal_columns(piece), *take_place(label), run_time=0.45 * run_time)
-        shown["products"], shown["label"] = piece, label
-        scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.3 * run_time)
-
-    first = n if cells is None else min(cells, n)
-    # what is about to happen, not the products' name before there are products
-    on = right_name if vector else f"column 0 of {right_name}"
-    say(f"row 0 of {left_name} lies beside {on}: {k} pairs, multiplied pair by pair")
-    cell(0, 4.0 / speed, explain=True)
-    if first > 1:
-        say(f"row 0 against every column of {right_name}, one cell at a time")
-    for j in range(1, first):
-        cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False)
-    if first < n:
-        say("the rest of row 0 at once")
-        scene.play(*clear_products(), result.animate.set_cell_opacity(1.0, (0, 0, slice(first, n))), run_time=0.6)
-    if "row" in shown:  # the row leaves column n - 1 with its products' label
-        scene.remove(shown.pop("row"))
-        if shown["label"] is not None:
-            scene.remove(shown["label"], *([plain] if plain is not None else []))
-            scene.add(right_label)
+        def uncover(when=at_once) -> list:
+            """B's own label, back (if products had covered B and taken its place)."""
+            if not shown["covered"]:
+                return []
+            shown["covered"] = False
             right.label = right_label
-        shown["products"] = shown["label"] = None
-        if first > 1:  # B closes the gap: its columns back in place
-            scene.play(right.animate.shift_cells((0, slice(None), slice(0, first - 1)), step), run_time=0.3)
-    if m > 1 and vector:
-        say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")
-    elif m > 1:
-        say(f"the remaining rows, one after another: row i against all {n} columns of {right_name} at once")
-    for i in range(1, m):
-        row(i, max(0.9, 2.6 * 0.82 ** i) / speed)
-    scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(), right.animate.clear_highlight(),
-               run_time=0.4)
-    return Matmul(result, signs)
+            return [appear(right_label, rate_func=when)]
+
+        def cover(when=at_once) -> list:
+            """B's label leaves: what lies over all of B is named in its stead."""
+            if shown["covered"]:
+                return []
+            shown["covered"] = True
+            return [vanish(right_label, rate_func=when)]
+
+        def unname(label):
+            """The pieces' label goes at once; B's own label is back."""
+            return [vanish(label, rate_func=at_once), *uncover()]
+
+        def take_place(label, when=at_once, covering: bool = False) -> list:
+            """``label`` shown in place of the last piece's, at once (``when``:
+            at that rate's step); ``covering``: the pieces lie over all of B,
+            whose label leaves (as it does for pieces named in its place)."""
+            anims = [appear(label, rate_func=when)]
+            if shown["label"] is not None:
+                anims.append(vanish(shown["label"], rate_func=when))
+            if covering or arrangement.slot == IN_PLACE:
+                anims += cover(when)
+            return anims
+
+        def multiply(piece, name, values, run_time):
+            """``piece`` (the row beside B's column) turns into the products on
+            their own scale, named on B's other side. The name and scale change
+            half-way through the recolor, never before it: a legend names the
+            colors on screen at every frame."""
+            label = products_label(piece, name, values)
+            scene.play(piece.animate.recolor(values, piece.value_range), *take_place(label, when=halfway),
+                       run_time=run_time)
+            shown["products"], shown["label"] = piece, label
+
+        def sum_into(piece, i, j, run_time):
+            """The products' sum: one cube on C's colors, from the middle of the
+            products into C[i, j]."""
+            cube = result.like(np.array([[table[i, j]]]), result.value_range)
+            cube.move_to(piece.get_center() + lift * 0.5)
+            cube.part_of = result
+            scene.add(cube)
+            scene.play(cube.animate.move_to(result.cell_center(i, j)), run_time=0.75 * run_time)
+            result.set_cell_opacity(1.0, (0, i, j))
+            scene.remove(cube)
+
+        def cell(j, run_time, explain):
+            boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
+                     frames.around(result, (0, 0, j))]
+            row_values = left.values[0, 0]
+            if j == 0:
+                piece = left.subgrid((0, 0))
+                piece.part_of = left
+                column = right.subgrid((0, slice(None), 0))
+                shift = column.get_center() + lift - step - piece.get_center()
+                scene.play(left.animate.highlight((0, 0), DIM), right.animate.highlight((0, slice(None), 0), DIM),
+                           result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, 0)), *frames.to(boxes),
+                           run_time=0.3 * run_time)
+                scene.add(piece)
+                # the row, named as A's row from the moment it leaves A
+                naming = take_place(products_label(piece, row_title(0), row_values,
+                                                   value_range=left.value_range))
+                scene.play(turn(piece, -PI / 2, OUT, shift=shift), *naming, run_time=0.3 * run_time)
+                shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
+            else:
+                piece = shown["row"]
+                # the row again, on its way to the next column, named as A's row in the same instant
+                # (a play's first frame would show the row under the products' name)
+                piece.recolor(row_values, left.value_range)
+                label = products_label(piece, row_title(0), row_values, value_range=left.value_range)
+                scene.remove(shown["label"])
+                scene.add(label)
+                shown["label"] = label
+                # the row steps right beside column j as column j - 1 steps left past it, behind it
+                scene.play(piece.animate.shift(step),
+                           right.animate.highlight((0, slice(None), j), DIM).shift_cells((0, slice(None), j - 1),
+                                                                                        -step),
+                           result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
+                           run_time=0.3 * run_time)
+                scene.add(piece)
+            multiply(piece, products_title(products_name(left_name, right_name, 0, j, vector)), products[0, j],
+                     0.2 * run_time)
+            marks = VGroup()
+            if explain:
+                row_values, column_values = left.values[0, 0], right.values[0, :, 0]
+                marks = VGroup(*[frames.pointer(piece, p) for p in quoted_terms(row_values, column_values)])
+                say(cell_arithmetic(result_name, row_values, column_values, table[0, 0], cell=first_cell))
+                scene.play(appear(marks), run_time=0.3)
+                scene.wait(2.0 / speed)
+                scene.remove(marks)
+            sum_into(piece, 0, j, 0.3 * run_time)
+            if explain:
+                say(f"the {k} products summed: one cube, {first_cell} = {shown_value(table[0, 0])}")
+                scene.wait(1.0 / speed)
+
+        def row(i, run_time):
+            boxes = [frames.around(left, (0, i)), frames.around(right, (0,)), frames.around(result, (0, i))]
+            values = products[i].T
+            piece = right.like(values, own_range(values))
+            piece.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
+            scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.set_opacity(DIM),
+                       result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
+                       run_time=0.25 * run_time)
+            # the row times every column of B (the row broadcast), on B column by column, left to right,
+            # on the products' own scale and named so from the start, in B's stead: one picture for every
+            # later row, one name for the one block in sight there
+            label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)),
+                                   values)
+            piece.set_cell_opacity(0.0)
+            scene.add(piece)
+            scene.play(reveal_columns(piece), *take_place(label, covering=True), run_time=0.45 * run_time)
+            shown["products"], shown["label"] = piece, label
+            scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.3 * run_time)
+
+        first = n if self.cells is None else min(self.cells, n)
+        # what is about to happen, not the products' name before there are products
+        on = right_name if vector else f"column 0 of {right_name}"
+        say(f"row 0 of {left_name} lies beside {on}: {k} pairs, multiplied pair by pair")
+        cell(0, 4.0 / speed, explain=True)
+        if first > 1:
+            say(f"row 0 against every column of {right_name}, one cell at a time")
+        for j in range(1, first):
+            cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False)
+        if first < n:
+            say("the rest of row 0 at once")
+            scene.play(*clear_products(), result.animate.set_cell_opacity(1.0, (0, 0, slice(first, n))),
+                       run_time=0.6)
+        if "row" in shown:  # the row leaves column n - 1 with its products' label
+            scene.remove(shown.pop("row"))
+            if shown["label"] is not None:
+                scene.remove(shown["label"])
+            shown["products"] = shown["label"] = None
+            if first > 1:  # B closes the gap: its columns back in place
+                scene.play(right.animate.shift_cells((0, slice(None), slice(0, first - 1)), step), run_time=0.3)
+        if m > 1 and vector:
+            say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")
+        elif m > 1:
+            say(f"the remaining rows, one after another: row i against all {n} columns of {right_name} at once")
+        for i in range(1, m):
+            row(i, max(0.9, 2.6 * 0.82 ** i) / speed)
+        scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(), right.animate.clear_highlight(),
+                   run_time=0.4)
+        if m > 1:  # no caption about rows still to come over a finished block
+            cells = f"all {m} entries" if vector else f"all {m * n} cells"
+            say(f"{result_name}: {cells} formed, each one row · column sum")
+        return Matmul(result, self.signs)
+
+
+def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products, *,
+           names, say=None, **kwargs) -> Matmul:
+    """Animate ``result = left @ right``, ``left`` and ``right`` labelled on
+    screen: the rule said, ``A · B = C`` arranged, then filled in
+    (:class:`MatmulMotion`, which takes the other keywords). Returns the
+    result, labelled, and the signs."""
+    motion = MatmulMotion(scene, layout, viewpoint, left, right, result_values, products, names=names, say=say,
+                          **kwargs)
+    motion.say(motion.rule())
+    motion.arrange()
+    return motion.fill()
 
 
 def head_slice(name: str, h: int) -> str:

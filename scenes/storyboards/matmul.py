@@ -7,7 +7,7 @@ from scenes.base import StageScene
 from scenes.components.fades import appear
 from scenes.components.labels import shape_text
 from scenes.layout import Margins
-from scenes.motions.matmul import matmul
+from scenes.motions.matmul import MatmulMotion
 
 __all__ = ["MatmulStage", "INSET_SHARE"]
 
@@ -31,15 +31,16 @@ class MatmulStage(StageScene):
         shared = left.value_range if self.right_key == self.left_key else None
         right = self.block(self.right_key, self.names[1], self.right_transposed, value_range=shared)
         result_values = self.trace[self.result_key]
-        self.layout.row(left, right)
+        motion = MatmulMotion(self, self.layout, self.viewpoint, left, right, result_values,
+                              matmul_products(left.values[0], right.values[0]), say=self.say, names=self.names)
         self.step("operands")
         self.say(self.intro.format(left=shape_text(left.source_shape), right=shape_text(right.source_shape)))
-        self.play(appear(left), appear(right), appear(self.layout.place(left)), appear(self.layout.place(right)))
+        motion.arrange()  # the opening shot: A · B = C, every block named, C empty
         self.wait(0.6)
 
         self.step("matmul")
-        done = matmul(self, self.layout, self.viewpoint, left, right, result_values,
-                      matmul_products(left.values[0], right.values[0]), say=self.say, names=self.names)
+        self.say(motion.rule())
+        done = motion.fill()
         result = done.result
 
         self.step("result")

@@ -8,7 +8,7 @@ from scenes.components.fades import appear, at_once, vanish
 from scenes.components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, shape_text
 from scenes.components.projection import FRONT
 from scenes.layout import Margins, ghost
-from scenes.motions.matmul import frame_around, matmul
+from scenes.motions.matmul import MatmulMotion, frame_around
 from scenes.motions.turns import transpose_turn
 
 __all__ = ["ProjectionStage"]
@@ -29,21 +29,22 @@ class ProjectionStage(StageScene):
         result_values = self.trace[self.result_key]
         left = self.block(self.weight_key, self.weight_name)
         right = self.block("s02_embedded_sentence", "Xᵀ", transposed=True)
-        self.layout.row(left, right)
+        name = f"{self.weight_name}·Xᵀ"
+        motion = MatmulMotion(self, self.layout, self.viewpoint, left, right, before,
+                              matmul_products(left.values[0], right.values[0]), say=self.say,
+                              names=(self.weight_name, "Xᵀ", name), speed=self.speed)
         self.step("operands")
         if self.first_of:
             self.say(f"as stage {self.first_of}, with {self.weight_name}: every token (a column of Xᵀ) "
                      f"projected to its {self.role}")
         else:
             self.say(f"{self.weight_name} projects every token (a column of Xᵀ) to its {self.role}")
-        self.play(appear(left), appear(right), appear(self.layout.place(left)), appear(self.layout.place(right)))
+        motion.arrange()  # the opening shot: A · B = C, every block named, C empty
         self.wait(0.6)
 
         self.step("matmul")
-        name = f"{self.weight_name}·Xᵀ"
-        done = matmul(self, self.layout, self.viewpoint, left, right, before,
-                      matmul_products(left.values[0], right.values[0]), say=self.say,
-                      names=(self.weight_name, "Xᵀ", name), speed=self.speed)
+        self.say(motion.rule())
+        done = motion.fill()
         product = done.result
 
         self.step("transpose")
