@@ -38,13 +38,14 @@ def tag_text(head: int, roles=None) -> str:
 
 
 def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: float = 0.08,
-              first: int = 0, roles=None) -> VGroup:
+              first: int = 0, roles=None, texts=None) -> VGroup:
     """"head h" over each slice (or on its ``direction`` side), counting from
     ``first``, with its role under it where ``roles`` (:func:`role_lines`)
-    has one; pinned to the screen, not yet shown."""
+    has one (``texts``: other tags, one per slice, e.g. the token each block
+    is); pinned to the screen, not yet shown."""
     theme = layout.theme
-    tags = VGroup(*[note_text(tag_text(h, roles), theme, font_size=font_size, color=theme.muted)
-                    for h in range(first, first + len(slices))])
+    texts = texts or [tag_text(h, roles) for h in range(first, first + len(slices))]
+    tags = VGroup(*[note_text(text, theme, font_size=font_size, color=theme.muted) for text in texts])
     for tag, piece in zip(tags, slices):
         layout.beside([piece], tag, direction, buff=buff, view=FRONT)
     layout.fixed(*tags)

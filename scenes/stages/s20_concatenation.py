@@ -1,27 +1,40 @@
-"""Stage 20: the heads slide side by side into one 8×162 matrix."""
+"""Stage 20: tokens first, then each token's heads end to end: one 8×162 matrix.
+
+``swapaxes(0, 1)`` is seen as a re-cut of the block: the heads × tokens ×
+features block comes apart token by token, and each token's slab (its row
+from every head, the heads in depth) tips up to face the viewer, a heads ×
+d_v block with head 0 on top. ``reshape(T, h·d_v)`` then lays each token's
+head rows end to end into one row of the flattened matrix: token 0 head by
+head, the others a token at a time, each landing under the word it is.
+"""
 
 import numpy as np
-from manim import DOWN, RIGHT, LaggedStart, Line, Rectangle, VGroup
+from manim import DOWN, PI, UP, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
+from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.projection import FRONT
-from scenes.layout import TAG_ROOM, Margins, StageArea, Together
-from scenes.motions.heads import head_tags, tag_width
-from scenes.components.fades import appear, swap, vanish
+from scenes.layout import LABEL_BUFF, TAG_ROOM, Margins, StageArea, Together, head_columns
+from scenes.components.labels import note_text
+from scenes.motions.heads import head_tags
+from scenes.motions.matmul import SLOT_OPACITY
+from scenes.motions.turns import turn
 
 __all__ = ["Concatenation"]
 
-HEAD_GAP_CELLS = 1  # between heads while they line up, in cube pitches (more where their tags need it)
 READABLE_PITCH = 0.2  # cubes closer than this (12 px at 480p) get a closer look
-TAG_GAP = 0.1  # at least between two head tags
+TAG_GAP = 0.1  # at least between two tags side by side
 LOOK_CELLS = 24  # the closer look shows whole heads, at least this many columns
-PARK_SHARE = 0.3  # of the stage area's height, above the row of heads: the block waits there
+TOKEN_GAP = (0.45, 0.5)  # between two token blocks on screen: across, and down (room for their words)
+JOINED_SHARE = (0.3, 0.55)
+WORDS_SHARE = 0.5  # the token blocks keep their words over them unless that halves their size  # of the stage area's height, bottom: the flattened matrix (least, most)
 
 
 class Concatenation(StageScene):
     number = 20
     title = "Concatenate the heads"
-    summary = "swapaxes(0,1) to 8×9×18, reshape: the 9 head slices side by side in one 8×162 matrix"
+    summary = ("swapaxes(0,1): the block re-cut by token, 8 blocks of 9×18; reshape: each token's heads end "
+               "to end, one 8×162 matrix")
     code = ("multihead_context_vectors = multihead_context_vectors.swapaxes(0, 1)\n"
             "multihead_flattened = multihead_context_vectors.reshape({tokens}, h*d_v)")
     view = (0.45, 0.3)
@@ -30,91 +43,163 @@ class Concatenation(StageScene):
         context = self.trace["s19_multihead_context_vectors"]
         flattened = self.trace["s20_multihead_flattened"]
         heads, tokens, d_v = context.shape
+        words = self.cfg.sentence
         block = self.block("s19_multihead_context_vectors", "multihead_context_vectors", direction=DOWN)
         self.layout.fit([block], margins=Margins(bottom=block.label.height + 0.3))
         self.step("heads")
-        self.say(f"{heads} heads, each an {tokens}×{d_v} context matrix (from stage 19)")
+        self.say(f"{heads} heads in depth, each an {tokens}×{d_v} matrix: token i is row i of every head")
         self.play(appear(block), appear(self.layout.place(block)))
         self.wait(0.6)
 
         self.step("tokens first")
-        self.say(f"swapaxes(0, 1): tokens first: for every token, its {heads} heads' rows side by side")
-        # where the row of heads goes: fitted, front view, room for the tags above and the label below
-        swapped_name = "multihead_context_vectors\n.swapaxes(0, 1)"
-        room_label = self.layout.sized_label(swapped_name, (tokens, heads, d_v), DOWN, value_range=block.value_range)
-        park = PARK_SHARE * self.layout.area().height  # room above the row for the block, parked
-        tag = tag_width(self.layout, heads - 1) + TAG_GAP
-        for gap in range(HEAD_GAP_CELLS, 4 * d_v + 2):  # wider gaps till the head tags clear each other
-            row = block.like(np.zeros((1, tokens, heads * d_v + (heads - 1) * gap)))
-            self.layout.fit([row], view=FRONT, margins=Margins(top=park, bottom=room_label.height + 0.3))
-            if (d_v + gap) * row.pitch >= tag:
-                break
-        slices = block.split(axis=0)
+        token_blocks, together, tags = self.tokens_first(block, context, words)
+        self.wait(1.2)
+
+        self.step("one row per token")
+        joined, label, look_area, marks = self.end_to_end(token_blocks, together, tags, flattened, heads, d_v, words)
+        if heads > 1 and self.layout.settled(joined, self.settled_margins(heads)).pitch < READABLE_PITCH:
+            self.closer_look(joined, label, heads, d_v, look_area)
+        else:  # cubes large enough to read once it fills the stage area
+            self.settle(joined, marks, heads, d_v)
+
+    def tokens_first(self, block, context, words):
+        """``swapaxes(0, 1)``: the block comes apart by token; each token's
+        slab (heads in depth) tips up to face the viewer as a heads × d_v
+        block, head 0 on top, under its word. Returns the token blocks,
+        their shared label and their words."""
+        heads, tokens, d_v = context.shape
+        swapped = context.swapaxes(0, 1)
+        # one line for the name and the shape: the token blocks keep the height a second line would take
+        label = self.layout.sized_label("multihead_context_vectors.swapaxes(0, 1)", (tokens, heads, d_v), DOWN,
+                                        stacked=False, value_range=block.value_range)
+        label.side = DOWN
+        targets = [block.like(swapped[t], block.value_range, dims=(None, "heads", block.dims[2]))
+                   for t in range(tokens)]
+        self.lay_out_tokens(targets, words, self.layout.area(), bottom=label.height + 0.35)
+        self.layout.beside(targets, label, DOWN, buff=0.25, view=FRONT)
+        self.layout.upright(label)
+        together = Together(label)
+        for target in targets:
+            target.part_of = together
+        self.say(f"swapaxes(0, 1): cut by token instead: token i's slab holds its row from all {heads} heads")
+        slabs = block.split(axis=1)  # token t's slab: row t of every head, the heads in depth
+        for slab in slabs:
+            slab.part_of = together
         self.remove(block)
-        self.add(*slices)
-        targets = []
-        for h, piece in enumerate(slices):
-            target = piece.copy().scale(row.pitch / piece.pitch)
-            target.align_cell((0, 0, 0), row.cell_center(0, h * (d_v + gap)))
-            targets.append(target)
-        # seen from the front, the block waits above the row the heads will form: they then move flat, down,
-        # over no text; the row's name stands under it from the start
-        _, _, _, row_top = self.layout.screen_box([row], FRONT)
-        area = self.layout.area()
-        above = StageArea(area.left, area.right, row_top + TAG_ROOM + 0.1, area.top)
-        parked = block.copy()
-        parked.label = block.label
-        for _ in range(2):  # its label, beside it, may be taller than it: room above and below for that
-            _, low, _, high = self.layout.screen_box([parked], FRONT)
-            over = max(0.0, (block.label.height - (high - low)) / 2 + 0.05)
-            self.layout.fit([parked], view=FRONT, area=above,
-                            margins=Margins(right=block.label.width + 0.3, top=over, bottom=over))
-        block.label.side = RIGHT
-        self.play(self.viewpoint.turn(*FRONT), *[s.animate.become(t) for s, t in zip(slices, parked.split(axis=0))],
-                  self.layout.follow(block, parked, FRONT), run_time=1.0)
-        swapped = room_label.copy()
-        swapped.side = DOWN
-        self.layout.beside(targets, swapped, DOWN, buff=0.2, view=FRONT)
-        self.layout.upright(swapped)
-        together = Together(swapped)  # one label for the row of slices, where they are going
-        for piece in slices:
-            piece.part_of = together
-        self.play(*swap(block.label, swapped), run_time=0.3)
-        self.play(LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)], lag_ratio=0.12),
-                  run_time=2.4)
-        tags = head_tags(self.layout, slices)
+        self.add(*slabs)
+        x_axis = block.axis_vectors()[0]
+        turns = []
+        for slab, target in zip(slabs, targets):
+            corner = slab.cell_center(0, 0)  # head 0, column 0: it stays at the front-top edge as the slab tips
+            turns.append(turn(slab, -PI / 2, x_axis, about_point=corner, shift=target.cell_center(0, 0) - corner,
+                              scale=target.pitch / slab.pitch))
+        self.play(self.viewpoint.turn(*FRONT), LaggedStart(*turns, lag_ratio=0.08),
+                  *swap(block.label, label), run_time=2.6)
+        self.remove(*slabs)
+        self.add(*targets)
+        tags = head_tags(self.layout, targets, texts=list(words))
+        self.say(f"{tokens} blocks of {heads}×{d_v}, one per token: head 0's row on top, head {heads - 1}'s "
+                 f"at the bottom" if heads > 1 else f"{tokens} blocks of 1×{d_v}, one per token")
         self.play(appear(tags), run_time=0.5)
-        self.wait(0.8)
+        return targets, together, tags
 
-        self.step("one matrix")
-        self.say(f"reshape({tokens}, {heads * d_v}): closed up, one row per token, "
-                 f"head 0's {d_v} numbers, then head 1's, …")
-        joined = block.like(flattened, block.value_range, dims=(None,) + self.trace.axes("s20_multihead_flattened"))
-        self.layout.name(joined, "multihead_flattened", DOWN)
-        # closed up, the matrix fills the stage area (the room kept above for the parked block is free now)
-        self.layout.fit([joined], view=FRONT, margins=Margins(top=TAG_ROOM, bottom=joined.label.height + 0.3),
-                        max_pitch=max(row.pitch, joined.pitch))
-        run = d_v * joined.pitch  # a head's columns, closed up
-        crowded = max(t.width for t in tags) > run - TAG_GAP  # the tags would run into each other
-        closed = [s.copy().scale(joined.pitch / s.pitch).align_cell((0, 0, 0), joined.cell_center(0, h * d_v))
-                  for h, s in enumerate(slices)]
-        self.play(*[s.animate.become(c) for s, c in zip(slices, closed)],
-                  *([vanish(tags)] if crowded else
-                    [t.animate.move_to([(joined.cell_center(0, h * d_v)[0] + joined.cell_center(0, h * d_v + d_v - 1)[0]) / 2,
-                                        t.get_y() + joined.get_top()[1] - row.get_top()[1], 0.0])
-                     for h, t in enumerate(tags)]), run_time=1.2)
-        self.remove(*slices)
-        self.add(joined)
-        final = self.layout.place(joined)
-        seams = self.seams(joined, heads, d_v, reach=joined.pitch / 2)  # where the heads meet stays visible
-        self.play(*swap(swapped, final), appear(seams), run_time=0.6)
-        self.closer_look(joined, final, heads, d_v)
+    def lay_out_tokens(self, blocks, words, area: StageArea, bottom: float = 0.2, top: float = 0.0) -> bool:
+        """The token blocks in rows fitted to ``area`` less ``bottom`` and
+        ``top`` (their label's room), each with room for its word over it;
+        where the words would leave the blocks less than half the size they
+        have without them (many long words in a narrow band), without the
+        words' room. Returns whether the words have their room."""
+        def lay_out(grids, words_over: bool) -> float:
+            least = max(note_text(w, self.theme).width for w in words) + TAG_GAP if words_over else 0.0
+            _, rows, cols = grids[0].grid_shape
+            inner = area.inset(Margins(bottom=bottom, top=top))
+            columns = head_columns(len(grids), cols, rows, inner, least=least, gap=TOKEN_GAP,
+                                   top=TAG_ROOM if words_over else 0.0)
+            self.layout.grid_of_blocks(grids, columns, gap=TOKEN_GAP, area=area, least=least,
+                                       margins=Margins(top=(TAG_ROOM if words_over else 0.0) + top, bottom=bottom))
+            return grids[0].pitch
 
-    def closer_look(self, joined, label, heads: int, d_v: int) -> None:
-        """Row 0 of the flattened matrix, its first heads drawn large below it:
-        where head 0's numbers end and head 1's begin, readable at any size."""
-        if heads < 2 or joined.pitch >= READABLE_PITCH:
-            return
+        bare = lay_out([b.copy() for b in blocks], False)
+        worded = lay_out(blocks, True)
+        if worded >= WORDS_SHARE * bare:
+            return True
+        lay_out(blocks, False)
+        return False
+
+    def end_to_end(self, token_blocks, together, tags, flattened, heads: int, d_v: int, words):
+        """``reshape(T, h·d_v)``: every token's head rows laid end to end into
+        row t of the flattened matrix (empty slots at first, below the token
+        blocks): token 0's heads one after another, then a token at a time.
+        Returns the matrix, its label and the part of the stage area above it."""
+        tokens, label = len(token_blocks), together.label
+        area = self.layout.area()
+        joined = token_blocks[0].like(flattened, token_blocks[0].value_range,
+                                      dims=(None,) + self.trace.axes("s20_multihead_flattened"))
+        self.layout.name(joined, "multihead_flattened", DOWN, stacked=False)
+        room = self.layout.word_room(words)
+        # the head tags and the name under the matrix, the token blocks' name over them: nothing stands
+        # between the blocks and the rows they become
+        under = TAG_ROOM + joined.label.height + 0.3
+        joined_margins = Margins(left=room, top=0.1, bottom=under)
+        self.layout.fit([joined], view=FRONT, margins=joined_margins)
+        _, low, _, high = self.layout.screen_box([joined], FRONT)
+        share = float(np.clip((high - low + under + 0.35) / area.height, *JOINED_SHARE))
+        below, above = area.band(1.0 - share, 1.0), area.band(0.0, 1.0 - share)
+        self.layout.fit([joined], view=FRONT, area=below, margins=joined_margins)
+        there = [b.copy() for b in token_blocks]
+        worded = self.lay_out_tokens(there, words, above, top=label.height + 0.2)
+        moved = label.copy()
+        self.layout.beside(there, moved, UP, buff=(TAG_ROOM if worded else 0.0) + 0.15, view=FRONT)
+        self.layout.upright(moved)
+        together.label = moved
+        # without room for every word, the words go (the label names the blocks, the caption the first word)
+        moved_tags = head_tags(self.layout, there, texts=list(words)) if worded else VGroup()
+        # where each token's head rows land: row t, head h's columns (taken before the slots are emptied)
+        goals = [[joined.subgrid((0, t, slice(h * d_v, (h + 1) * d_v))) for h in range(heads)]
+                 for t in range(tokens)]
+        head_parts = [joined.subgrid((0, slice(None), slice(h * d_v, (h + 1) * d_v))) for h in range(heads)]
+        self.say(f"reshape({tokens}, {heads * d_v}): each token's {heads} head rows end to end, one row of "
+                 f"{heads * d_v}" if heads > 1 else f"reshape({tokens}, {d_v}): one row per token")
+        # the texts jump half-way, from where the blocks were to where they go: none slides across a block,
+        # and the blocks are named all the way
+        self.play(*[b.animate.become(t) for b, t in zip(token_blocks, there)], *swap(label, moved),
+                  *swap(tags, moved_tags), run_time=1.0)
+        label, tags = moved, moved_tags
+        joined.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
+        head_marks = head_tags(self.layout, head_parts, direction=DOWN) if heads > 1 else VGroup()
+        if heads > 1 and max(t.width for t in head_marks) > d_v * joined.pitch - TAG_GAP:
+            head_marks = VGroup()  # too narrow for a tag under every head: the seams and the close-up tell them
+        joined_label = self.layout.place(joined, buff=LABEL_BUFF + (TAG_ROOM if len(head_marks) else 0.0))
+        seams = self.seams(joined, heads, d_v, reach=joined.pitch / 2)
+        self.play(appear(joined), appear(joined_label), appear(seams), appear(head_marks), run_time=0.5)
+        for t, block in enumerate(token_blocks):
+            rows = block.split(axis=1)
+            for row in rows:
+                row.part_of = together
+            self.remove(block)
+            self.add(*rows)
+            if t == 0:
+                self.say(f"\"{words[0]}\": head 0's {d_v} numbers, then head 1's beside them, …" if heads > 1
+                         else f"\"{words[0]}\": its {d_v} numbers")
+                run, lag = 0.5 * heads + 0.6, 0.6
+            else:
+                run, lag = max(0.45, 1.0 * 0.85 ** t), 0.05
+            if t == 1:
+                self.say(f"every token the same: its row from each head, in head order, one row of {heads * d_v}")
+            last = [vanish(label, rate_func=at_once)] if t == tokens - 1 else []  # no name over no block
+            word = [vanish(tags[t], rate_func=at_once)] if len(tags) else []
+            self.play(LaggedStart(*[r.animate.become(g) for r, g in zip(rows, goals[t])], lag_ratio=lag),
+                      *word, *last, run_time=run)
+            joined.set_cell_opacity(1.0, (0, t)).fill((0, t))
+            self.remove(*rows)
+        self.say(f"multihead_flattened: {tokens}×{heads * d_v}, row i is token i, the heads' lines between")
+        self.wait(0.9)
+        return joined, joined_label, above, VGroup(seams, head_marks)
+
+    def closer_look(self, joined, label, heads: int, d_v: int, area: StageArea) -> None:
+        """Row 0 of the flattened matrix, its first heads drawn large in
+        ``area`` above it (where the token blocks were): where head 0's
+        numbers end and head 1's begin, readable at any size."""
         shown = min(heads, max(2, -(-LOOK_CELLS // d_v)))
         word = self.cfg.sentence[0]
         self.step("closer look")
@@ -125,11 +210,10 @@ class Concatenation(StageScene):
         frame = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=2,
                           color=self.theme.accent).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
         self.layout.fixed(frame)
-        area = self.layout.area()
-        below = StageArea(area.left, area.right, area.bottom, label.get_bottom()[1] - 0.3)
         zoom = part.copy()
         room = self.layout.word_room([word])
-        self.layout.fit([zoom], area=below, view=FRONT, margins=Margins(left=room, right=room, bottom=TAG_ROOM + 0.1))
+        self.layout.fit([zoom], area=area, view=FRONT,
+                        margins=Margins(left=room, right=room, bottom=TAG_ROOM + 0.1))
         moving = part.copy()
         moving.part_of = joined  # a closer look at the framed part of the matrix
         self.add(moving)
@@ -142,6 +226,24 @@ class Concatenation(StageScene):
         self.play(appear(seams), appear(tags), appear(words), run_time=0.6)
         self.wait(1.0)
 
+    def settle(self, joined, marks, heads: int, d_v: int) -> None:
+        """The closing shot: the flattened matrix fills the stage area, its
+        heads' lines and tags drawn again where it stands."""
+        self.close_on(joined, marks, margins=self.settled_margins(heads))
+        if heads < 2:
+            return
+        seams = self.seams(joined, heads, d_v, reach=joined.pitch / 2)
+        tags = head_tags(self.layout, [joined.subgrid((0, slice(None), slice(h * d_v, (h + 1) * d_v)))
+                                       for h in range(heads)])
+        if max(t.width for t in tags) > d_v * joined.pitch - TAG_GAP:
+            tags = VGroup()
+        self.play(appear(seams), appear(tags), run_time=0.4)
+
+    @staticmethod
+    def settled_margins(heads: int) -> Margins:
+        """Room above the flattened matrix, filling the stage area: its heads' tags."""
+        return Margins(top=TAG_ROOM if heads > 1 else 0.0)
+
     def seams(self, grid, heads: int, d_v: int, reach: float, stroke_width: float = 2) -> VGroup:
         """Lines where one head's columns end and the next head's begin in
         ``grid`` (front view), ``reach`` beyond its top and bottom. Not shown."""
@@ -151,3 +253,4 @@ class Concatenation(StageScene):
             lines.add(Line([x, grid.get_top()[1] + reach, 0.0], [x, grid.get_bottom()[1] - reach, 0.0],
                            stroke_width=stroke_width, color=self.theme.accent))
         return lines
+
