@@ -65,44 +65,58 @@ class SoftmaxBench:
     words_on: list
     bench_hang: int = 0  # how a label on the bench's place hangs (see :func:`..layout.fit.label_span`) ...
     bench_side: np.ndarray = field(default_factory=lambda: DOWN)  # ... and on which side
+    words: tuple = ()  # the tokens', said with a row's number where its name is "row i"
 
 
-def exp_name(scores_name: str, row: int, scale_note: str = "", overflow: bool = False) -> str:
+def exp_name(scores_name: str, row: int, scale_note: str = "", overflow: bool = False, word: str = "") -> str:
     """The bench's label while row ``row`` is exponentiated: the row as
-    PyTorch indexes it; where that is too long for the bench, "row i".
+    PyTorch indexes it; where that is too long for the bench, "row i" and
+    the token's ``word`` (the map's words may be too many to show every one).
 
-    >>> exp_name("ω′", 2, "/√17"), exp_name("multihead_omegas[0]", 2, " / √17")
-    ('exp(ω′[2]/√17)', 'exp(row 2)')
+    >>> exp_name("ω′", 2, "/√17"), exp_name("multihead_omegas[0]", 2, " / √17", word="help")
+    ('exp(ω′[2]/√17)', 'exp(row 2) "help"')
     """
     inner = f"{_row_of(scores_name, row)}{scale_note}"
     if not _short(f"exp({inner})"):
-        inner = f"row {row}"
+        return _with_word(f"exp(row {row} − max)" if overflow else f"exp(row {row})", word)
     return f"exp({inner} − max)" if overflow else f"exp({inner})"
 
 
-def lifted_name(scores_name: str, row: int, scale_note: str = "") -> str:
+def lifted_name(scores_name: str, row: int, scale_note: str = "", word: str = "") -> str:
     """The bench's label while row ``row`` of the scores is on it as it is.
 
-    >>> lifted_name("ω′", 2, "/√17"), lifted_name("multihead_omegas[0]", 2, " / √17")
-    ('ω′[2]/√17', 'row 2')
+    >>> lifted_name("ω′", 2, "/√17"), lifted_name("multihead_omegas[0]", 2, " / √17", word="help")
+    ('ω′[2]/√17', 'row 2 "help"')
     """
     name = f"{_row_of(scores_name, row)}{scale_note}"
-    return name if _short(name) else f"row {row}"
+    return name if _short(name) else _with_word(f"row {row}", word)
 
 
-def weights_row_name(weights_name: str, row: int, total: float) -> str:
+def weights_row_name(weights_name: str, row: int, total: float, word: str = "") -> str:
     """The bench's label once row ``row`` is divided by its sum.
 
-    >>> weights_row_name("α", 0, 1.0), weights_row_name("multihead_attention_weights[0]", 3, 1.0)
-    ('α[0]  Σ = 1.000', 'row 3  Σ = 1.000')
+    >>> weights_row_name("α", 0, 1.0), weights_row_name("multihead_attention_weights[0]", 3, 1.0, word="me")
+    ('α[0]  Σ = 1.000', 'row 3 "me"  Σ = 1.000')
     """
     row_name = _row_of(weights_name, row)
-    return f"{row_name if _short(row_name) else f'row {row}'}  Σ = {total:.3f}"
+    shown = row_name if _short(row_name) else _with_word(f"row {row}", word)
+    return f"{shown}  Σ = {total:.3f}"
 
 
-def _colors_of(name: str) -> str:
-    """Whose colors a row on the bench wears, said short: ``name``, or "its map"."""
-    return name if _short(name) else "its map"
+def _colors_of(name: str, role: str) -> str:
+    """Whose colors a row on the bench wears, said short: ``name``, or the
+    map's ``role`` ("the scores", "the weights")."""
+    return name if _short(name) else role
+
+
+def _with_word(name: str, word: str) -> str:
+    """``name "word"`` where that is short enough for the bench, else ``name``.
+
+    >>> _with_word("row 2", "help"), _with_word("exp(row 0)", "extraordinarily")
+    ('row 2 "help"', 'exp(row 0)')
+    """
+    named = f'{name} "{word}"' if word else name
+    return named if _short(named) else name
 
 
 def _row_of(name: str, row: int) -> str:
@@ -131,10 +145,11 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
     layout.name(weights, weights_label or weights_name, DOWN)
     bench = ghost(scores, (1, 1, scores.grid_shape[2]))  # room for one row between them
     tokens = scores.grid_shape[1]
+    longest = max(range(tokens), key=lambda t: len(words[t]))  # the row whose word makes its names widest
     widest = max((layout.sized_label(n, (tokens,), RIGHT, scale_of=of) for n, of in (
-        (weights_row_name(weights_name, tokens - 1, 1.0), _colors_of(weights_name)),
-        (lifted_name(scores_name, tokens - 1, scale_note), _colors_of(scores_name)),
-        (exp_name(scores_name, tokens - 1, scale_note), None))),
+        (weights_row_name(weights_name, tokens - 1, 1.0, words[longest]), _colors_of(weights_name, "the weights")),
+        (lifted_name(scores_name, tokens - 1, scale_note, words[longest]), _colors_of(scores_name, "the scores")),
+        (exp_name(scores_name, tokens - 1, scale_note, word=words[longest]), None))),
         key=lambda m: m.width)  # between the maps
     area = area or layout.area()
     if right:  # kept free of blocks and of their labels (a margin only keeps blocks out)
@@ -154,7 +169,7 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
     scores.is_map = weights.is_map = True
     weights.set_cell_opacity(SLOT_OPACITY).empty()  # grey slots: the weights are not computed yet
     return SoftmaxBench(scores, bench, weights, scores_name, weights_name, words_on, fitted.hangs[1],
-                        DOWN if bench_room is None else bench_room.side)
+                        DOWN if bench_room is None else bench_room.side, tuple(words))
 
 
 def soften_rows(scene, layout, bench: SoftmaxBench, values, weights_values, saying=None, scale_note: str = "",
@@ -206,7 +221,8 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     overflow = finite.max() > 700  # exp of the true score would not fit a float: shown ÷ its row max
     exp = np.where(np.isfinite(row_scores), np.exp(row_scores - (finite.max() if overflow else 0.0)), 0.0)
     total = shown_value(exp.sum())
-    exp_text, exp_note = exp_name(bench.scores_name, row, scale_note, overflow), f"Σ = {total}"
+    word = bench.words[row] if bench.words else ""
+    exp_text, exp_note = exp_name(bench.scores_name, row, scale_note, overflow, word), f"Σ = {total}"
 
     # the row goes onto the bench, named from the first frame where it is going
     start = piece.get_center().copy()
@@ -214,7 +230,8 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     tallest = layout.name(piece, exp_text, DOWN, shape=shape, note=exp_note).height
     below = (tokens - 1 - row) * scores.pitch  # the map's height under the bench: labels stay between the maps
     side = DOWN if row < tokens / 2 and tallest + 0.25 <= below else UP
-    lifted = named(lifted_name(bench.scores_name, row, scale_note), side, scale_of=_colors_of(bench.scores_name))
+    lifted = named(lifted_name(bench.scores_name, row, scale_note, word), side,
+                   scale_of=_colors_of(bench.scores_name, "the scores"))
     piece.move_to(start)
     said = row_numbers(f"row {row}: {_row_of(bench.scores_name, row)}{scale_note}", row_scores) if first else None
     scene.add(piece)
@@ -238,8 +255,8 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     layout.beside([piece], sign, -side, buff=LABEL_BUFF)
     layout.upright(sign)
     piece.value_range = weights.value_range
-    new = named(weights_row_name(bench.weights_name, row, row_weights.sum()), side, values=row_weights,
-                scale_of=_colors_of(bench.weights_name))
+    new = named(weights_row_name(bench.weights_name, row, row_weights.sum(), word), side, values=row_weights,
+                scale_of=_colors_of(bench.weights_name, "the weights"))
     scene.play(piece.animate.paint((0, 0), row_weights, weights.value_range), appear(sign, rate_func=at_once),
                *swap(label, new), *(saying(row_numbers(f"÷ the sum {total}: weights", row_weights, total="Σ"))
                                     if first else []), run_time=0.3 * run_time)

@@ -77,7 +77,7 @@ class ProjectionMatrices(StageScene):
             matrix = self.trace[key]
             done = matmul(self, self.layout, self.viewpoint, grid, vector, values, matrix[:, None, :] *
                           embedded[0][None, None, :], names=(name, "x⁽⁰⁾", short), say=self.say,
-                          speed=1.0 if n == 0 else 3.0, cells=1)
+                          speed=1.4 if n == 0 else 3.5, cells=1)
             result = done.result
             self.wait(0.4)
             results.append(result)

@@ -62,12 +62,12 @@ class MultiheadSoftmax(StageScene):
         self.step("softmax, head 0")
         weights = self.trace["s18_multihead_attention_weights"]
         self.say("head 0 first: softmax along each row, as in stage 11")
-        home = self.soften_head0(shown, values[0], weights[0], f" / √{head_k}")
-
-        self.step("every head")
+        home, bench, head_note = self.soften_head0(shown, values[0], weights[0], f" / √{head_k}")
         self.say(f"heads 1 to {heads - 1}: the same softmax, every row of every head" if heads > 1
                  else "one head: its weights")
-        self.others_to_weights(shown, weights, home)
+        self.others_to_weights(shown, weights, home, bench, head_note)
+
+        self.step("every head")
         sums = weights.sum(axis=-1)
         low, high = (f"{v:.4f}" for v in (sums.min(), sums.max()))
         self.wait(0.6)
@@ -80,8 +80,8 @@ class MultiheadSoftmax(StageScene):
 
     def soften_head0(self, shown, values, weights, scale_note: str):
         """Head 0's scores go through stage 11's bench, row by row, into its
-        weights (the other heads wait off screen); the weights then fill the
-        stage area alone, with their words. Returns where head 0 stood."""
+        weights (the other heads wait off screen). Returns where head 0
+        stood, the bench, and what head 0 looks at (its label's note)."""
         focus, words = shown.focus, self.cfg.sentence
         head_note = focus.label.note  # what head 0 looks at, said under its name
         home = focus.copy()
@@ -97,53 +97,52 @@ class MultiheadSoftmax(StageScene):
         self.play(appear(weights_map), appear(self.layout.place(weights_map)), *map(appear, bench.words_on),
                   run_time=0.6)
         soften_rows(self, self.layout, bench, values, weights, saying=self.saying, scale_note=scale_note)
-        # the weights alone, filling the stage area on all heads' colors (the
-        # other heads join them in the next step, at head 0's place); its scores go
-        before = weights_map.label
-        self.layout.name(weights_map, "multihead_attention_weights[0]", RIGHT,
-                         scale_of="all heads" if len(shown.others) else None, note=head_note)
-        weights_map.label.row, weights_map.label.hang = None, 0  # it leaves the bench's row
-        there = weights_map.copy()
-        self.layout.fit([there], margins=Margins(left=self.layout.word_room(words), top=self.layout.word_room(
-            words, columns=True), right=weights_map.label.width + 2 * LABEL_BUFF))
-        self.layout.place(there)  # the new label, where the weights are going
-        label = weights_map.label
-        self.play(vanish(focus), *[vanish(m, rate_func=at_once) for m in (*bench.words_on, focus.label, before)],
-                  weights_map.animate.become(there), run_time=1.0)
-        shown.words = self.words_for(weights_map)
-        self.play(appear(label, rate_func=at_once), *map(appear, shown.words), run_time=0.4)
-        shown.focus = weights_map
-        return home  # where head 0 goes back when the others come
+        return home, bench, head_note
 
     def words_for(self, grid):
         grid.is_map = True
         return [self.layout.word_labels(grid, self.cfg.sentence), self.layout.column_words(grid, self.cfg.sentence)]
 
-    def others_to_weights(self, shown, weights, home):
-        """Head 0 goes back ``home``; the other heads come back as their weights, all at once."""
-        if not shown.others:
-            return
-        focus = shown.focus
-        there = focus.copy()
-        there.scale(home.pitch / there.pitch).move_to(home.get_center())  # its place, its own colors
-        there.label = focus.label
-        focus.label.within = shown.area  # clear of the small heads
-        focus.label.side = DOWN  # under it again, as the small heads have theirs
-        self.play(*[vanish(w, rate_func=at_once) for w in shown.words], focus.animate.become(there),
-                  self.layout.follow(focus, there), run_time=0.8)
-        shown.words = self.words_for(focus)
+    def others_to_weights(self, shown, weights, home, bench, head_note):
+        """Head 0's weights go back ``home`` (its scores and the bench go;
+        ``head_note`` under its name again); the other heads come back as
+        their weights, in the same play: every head's weights at once, each
+        map named at every frame."""
+        weights_map = bench.weights
+        others = bool(shown.others)
+        before = weights_map.label
+        self.layout.name(weights_map, "multihead_attention_weights[0]", DOWN,
+                         scale_of="all heads" if others else None, note=head_note)
+        weights_map.label.row, weights_map.label.hang = None, 0  # it leaves the bench's row
+        weights_map.label.within = shown.area if others else None  # clear of the small heads
+        there = weights_map.copy()
+        there.label = label = weights_map.label
+        if others:
+            there.scale(home.pitch / there.pitch).move_to(home.get_center())  # head 0's place, its own colors
+        else:
+            self.layout.fit([there], margins=Margins(left=self.layout.word_room(self.cfg.sentence), top=(
+                self.layout.word_room(self.cfg.sentence, columns=True)), bottom=weights_map.label.height + 0.3))
+        self.layout.place(there)  # the new label, where the weights are going
         value_range = (float(weights.min()), float(weights.max()))
         for h, piece in enumerate(shown.others, start=1):
             piece.recolor(weights[h], value_range)
-        label = note_text("multihead_attention_weights[1:]", self.theme)
-        label.move_to(shown.others_label).align_to(shown.others_label, LEFT)
-        self.layout.inside(label)
-        self.layout.fixed(label)
-        for piece in shown.others:
-            piece.label = label
-        shown.others_label = label
-        self.play(*map(appear, shown.others), appear(shown.tags), appear(label), *map(appear, shown.words),
-                  run_time=1.0)
+        others_label = None
+        if others:
+            others_label = note_text("multihead_attention_weights[1:]", self.theme)
+            others_label.move_to(shown.others_label).align_to(shown.others_label, LEFT)
+            self.layout.inside(others_label)
+            self.layout.fixed(others_label)
+            for piece in shown.others:
+                piece.label = others_label
+        leaving = [bench.scores, *bench.words_on]
+        # head 0's weights go home first (over no other head), then the other heads come
+        self.play(*[vanish(m) if m is bench.scores else vanish(m, rate_func=at_once) for m in leaving],
+                  vanish(bench.scores.label, rate_func=at_once), weights_map.animate.become(there),
+                  *swap(before, label), run_time=0.8)
+        shown.focus, shown.others_label = weights_map, others_label
+        shown.words = self.words_for(weights_map)
+        self.play(*map(appear, shown.words), *map(appear, shown.others), *([appear(shown.tags)] if others else []),
+                  *([appear(others_label)] if others_label is not None else []), run_time=0.6)
 
     def show_all(self, maps, shown, values, name: str, run_time: float, value_range=None, index=True):
         """Every head's map recolored to ``values`` (one scale for all heads),
