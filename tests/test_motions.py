@@ -79,17 +79,18 @@ def watching(scene, record):
     scene.play = play_and_record
 
 
-def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_path):
+def test_the_matmul_meets_a_row_and_a_column_on_the_bench_and_fills_the_result_in_order(tmp_path):
     """A · B = C as a viewer follows it: row i of A level with row i of C; for
-    cell (0, 0), row 0 of A lies beside column 0 of B, pair beside pair, in
-    front, both in sight (never over the column), turned into the products
-    (hand-written) on their own scale; C fills in cell by cell along row 0,
-    then one row after another, never two at once; C ends as the
-    hand-written product."""
+    cell (0, 0), row 0 of A stands up on the bench between A and B, level
+    with B's rows, clear of both blocks, a copy of column 0 of B beside it
+    (B stays whole: nothing covered, no column moved); the pair turns into
+    the products (hand-written) on their own scale, smallest to largest;
+    C fills in cell by cell along row 0, then one row after another, never
+    two at once; C ends as the hand-written product."""
     rng = np.random.default_rng(2)
     a, b = rng.normal(size=(3, 4)), rng.normal(size=(4, 5))
     expected = np.array([[sum(a[i, p] * b[p, j] for p in range(4)) for j in range(5)] for i in range(3)])
-    seen = {"filled": [], "products": None}
+    seen = {"filled": [], "products": None, "column": None}
 
     def storyboard(scene):
         left, right = operands(scene, a, b)
@@ -104,32 +105,40 @@ def test_the_matmul_lays_a_row_on_a_column_and_fills_the_result_in_order(tmp_pat
                 filled = frozenset(zip(*np.nonzero(done[0].cube_opacity.reshape(3, 5) >= 0.999)))
                 if not seen["filled"] or seen["filled"][-1] != filled:
                     seen["filled"].append(filled)
-                for g in grids:  # the products of cell (0, 0), once, while they stand on B
+                for g in grids:  # column 0 of B on the bench, before it meets the row
+                    if g.grid_shape == (1, 1, 4) and getattr(g, "part_of", None) is right \
+                            and np.allclose(g.values.reshape(-1), b[:, 0]) and seen["column"] is None \
+                            and seen["products"] is None and not np.allclose(g.cell_centers().reshape(4, 3),
+                                                                            right.cell_centers()[0, :, 0]):
+                        seen["column"] = project(scene.camera, g.cell_centers()).reshape(4, 2)
+                for g in grids:  # the products of cell (0, 0), once, while they stand on the bench
                     if g.grid_shape == (1, 1, 4) and getattr(g, "label", None) is not None \
                             and g.label.tensor_name == "A[0] * B[:, 0]" and seen["products"] is None:
-                        on_screen = [project(scene.camera, x.cell_centers()) for x in (g, right)]
-                        eye = view_rotation(*scene.viewpoint.now)[2]  # toward the eye, in the world
+                        on_screen = [project(scene.camera, x.cell_centers()) for x in (g, right, left)]
                         seen["products"] = (g.values.reshape(-1).copy(), g.value_range, *on_screen,
-                                            g.cell_centers() @ eye, right.cell_centers() @ eye,
-                                            left.cell_centers().copy(), done[0].cell_centers().copy())
+                                            right.cell_centers().copy(), left.cell_centers().copy(),
+                                            done[0].cell_centers().copy())
 
         watching(scene, record)
         matmul(scene, scene.layout, scene.viewpoint, left, right, expected, matmul_products(a, b),
                names=("A", "B", "C"))
         seen["result"] = result[0]
+        seen["b_after"] = right.cell_centers().copy()
 
     play(tmp_path, storyboard)
-    products, value_range, piece, right, piece_depth, right_depth, left, result = seen["products"]
+    products, value_range, piece, right, left_screen, right_world, left, result = seen["products"]
     assert np.allclose(products, [a[0, p] * b[p, 0] for p in range(4)])
-    reach = np.abs(products).max()  # their own scale (centred on 0 when they have both signs), not C's
-    assert np.isclose(max(abs(value_range[0]), abs(value_range[1])), reach)
-    assert value_range[0] <= products.min() and products.max() <= value_range[1]
+    assert np.allclose(value_range, (products.min(), products.max()))  # their own scale, as every tensor's
     laid = piece.reshape(4, 2)  # the row's 4 cells, turned upright, on screen
     pitch = np.linalg.norm(right[0, 1, 0] - right[0, 0, 0])
-    next_column = right[0, :, 1] - right[0, :, 0]  # one column to the right, on screen
-    # pair beside pair: level with column 0, one column to its left (in the gap before B), column 0 in sight
-    assert np.allclose(laid, right[0, :, 0] - next_column, atol=0.15 * pitch)
-    assert np.all(piece_depth.reshape(4) > right_depth[0, :, 0])  # just in front of it, nearer the eye
+    assert np.allclose(laid[:, 1], right[0, :, 0, 1], atol=0.15 * pitch)  # level with B's rows
+    assert np.all(laid[:, 0] > left_screen[0, :, :, 0].max() + pitch)  # clear of A ...
+    assert np.all(laid[:, 0] < right[0, :, 0, 0] - pitch)  # ... and of B: never read as a column of B
+    column = seen["column"]  # B's column 0, copied out beside the row, between the row and B
+    assert column is not None
+    assert np.all(column[:, 0] > laid[:, 0]) and np.all(column[:, 0] < right[0, :, 0, 0] - 0.5 * pitch)
+    assert np.allclose(column[:, 1], right[0, :, 0, 1], atol=0.15 * pitch)
+    assert np.allclose(seen["b_after"], right_world)  # B stayed whole: no column of it ever moved
     pitch = abs(result[0, 1, 0, 1] - result[0, 0, 0, 1])
     assert np.allclose(left[0, :, 0, 1], result[0, :, 0, 1], atol=0.1 * pitch)  # rows level with the result's
     steps = [sorted(now - before) for before, now in zip([frozenset()] + seen["filled"], seen["filled"])]

@@ -392,14 +392,6 @@ class CubeGrid(Mobject):
         """Shift so that the center of ``cell`` (head, row, column) is at ``point``."""
         return self.shift(np.asarray(point) - self.cell_centers()[cell])
 
-    def shift_cells(self, index, vector) -> "CubeGrid":
-        """Move the cells at ``index`` by ``vector``, the others staying: a
-        block opening a gap between its columns (and closing it again)."""
-        corners = self.cube_corners().copy()
-        corners[self.cell_ids(index)] += np.asarray(vector, float)
-        self.points = corners.reshape(-1, 3)
-        return self
-
     def recolor(self, values, value_range: tuple[float, float] | None = None) -> "CubeGrid":
         """Show new values of the same shape (for ``.animate``: a smooth recolor)."""
         array = _as_3d(np.asarray(values, dtype=np.float64), "row")

@@ -19,7 +19,7 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish"]
+__all__ = ["at_end", "appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -99,6 +99,11 @@ def vanish(mob: Mobject, **kwargs) -> InPlace:
 def at_once(t: float) -> float:
     """A rate function that is done at the play's first frame."""
     return 1.0 if t > 0 else 0.0
+
+
+def at_end(t: float) -> float:
+    """A rate function done at the play's last frame: what stays in sight until the play ends."""
+    return 1.0 if t >= 1.0 else 0.0
 
 
 def halfway(t: float) -> float:

@@ -146,10 +146,12 @@ class BlockLabel(VGroup):
         title = Text(drawable(name), font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=theme.ink,
                      line_spacing=0.7)  # a long name on two lines: its lines clear of each other
         title.is_name = True  # the text rules hold a name to the captions' size
-        size = shape_text(shape) + (f" · colors of {scale_of}" if scale_of else "")
-        dims = Text(size, font=TEXT_FONT, font_size=TEXT_SIZE, color=theme.muted)
-        head = VGroup(title, dims).arrange(DOWN if stacked else RIGHT, buff=0.08 if stacked else 0.18,
-                                           aligned_edge=LEFT if stacked else DOWN)
+        # no shape for a strip (``shape`` empty: its length is there to count), only whose colors it wears
+        size = " · ".join(([shape_text(shape)] if len(shape) else [])
+                          + ([f"colors of {scale_of}"] if scale_of else []))
+        parts = [title] + ([Text(size, font=TEXT_FONT, font_size=TEXT_SIZE, color=theme.muted)] if size else [])
+        head = VGroup(*parts).arrange(DOWN if stacked else RIGHT, buff=0.08 if stacked else 0.18,
+                                      aligned_edge=LEFT if stacked else DOWN)
         lines = [head]
         if self.value_range is not None:
             lines.append(ScaleBar(self.value_range, theme, masked=masked))

@@ -3,42 +3,44 @@
 The operands and the result stand in a row, ``A · B = C``, nearly face on:
 row i of A is level with row i of C, and C starts as empty slots. Frames
 mark what is in play at every moment: the row of A, the column (or the
-whole) of B, and the cell (or row) of C being formed. For the first cell,
-row 0 of A lifts out, stands up and lies beside column 0 of B, pair beside
-pair, both in sight (never over the column it multiplies); the pairs
-multiply into k products, shown on their own color scale and named on the
-side of B its own label is not on, as PyTorch writes them (``X[0] * Xᵀ[:,
-0]``), while B's label keeps its name and drops its scale (one legend per
-block, and B never loses its name); their sum, one cube on C's
-colors, flies into C[0, 0]. The row then slides from column to column, one
-cell at a time, faster, beside each: B's columns already done step left past
-it, one at a time, into the gap before B, so nothing is covered (B closes
-again after the row); every
-later row's products come onto all of B at once, column by column
-(``X[1] * columns of Xᵀ``: the row broadcast over every column, on their
-own scale: one picture for every row after the first), and C's row fills
-in under its frame, one row after another, faster. B keeps its own
-label all along; nothing is ever squeezed or left half-way between blocks.
+whole) of B, and the cell (or row) of C being formed. Between A and B is a
+bench, the "·" in its middle: for the first cell, row 0 of A lifts out and
+stands up left of the "·" (named as A's row, ``X[0]``), and a copy of
+column 0 of B comes out of B to stand right of it (B stays whole, its
+column framed): the pair side by side, both in sight, far from both
+blocks. The column slides onto the row and the pair becomes its k
+products, on their own color scale (smallest purple, largest red, as
+every tensor), named as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); their
+sum, one cube on C's colors, flies into C[0, 0] level with C's row 0,
+over no sign. The next columns come out of B one at a time, faster, to
+meet the row on the bench; B keeps its whole label, scale included, all
+through. Every later row's products come onto all of B at once, column by
+column (``X[1] * columns of Xᵀ``: the row broadcast over every column, on
+their own scale: one picture for every row after the first), named in B's
+stead while they cover it, and C's row fills in under its frame, one row
+after another, faster. Nothing is ever squeezed or left half-way between
+blocks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
+from ..components.fades import InPlace, appear, at_end, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
-from ..components.projection import FRONT, view_rotation
+from ..components.projection import FRONT, view_rotation, world_at_screen
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
-from ..layout.fit import STRICT_SHARE
+from ..layout.fit import LABEL_GAP, STRICT_SHARE
 from .turns import turn
 
-__all__ = ["Matmul", "MatmulMotion", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns", "head_slice",
+__all__ = ["Matmul", "MatmulMotion", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns",
+           "head_slice",
            "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
@@ -46,6 +48,7 @@ SLOT_OPACITY = 0.1  # a result cell not computed yet: an empty slot
 FORMING_OPACITY = 0.45  # the slot being filled
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
+BENCH_ROOM = 2.0  # between A and B: the "·" and, either side of it, A's row and a column of B, standing
 MULTIPLY_DOT = 0.07  # the "·" between A and B: a dot as heavy as the "=" (about 8 px across at 480p)
 LONG_PRODUCT = 22  # characters of a products' name written on one line
 WIDE_PRODUCTS = 5.2  # a products' name wider than this (a line, frame units) is said in a caption instead
@@ -131,18 +134,14 @@ def _column(name: str, column: int) -> str:
 
 
 def own_range(values) -> tuple[float, float]:
-    """The color scale of products: their own, centred on 0 where they have
-    both signs (a near-zero product reads as the middle of the rainbow, not
-    as one of its ends).
+    """The color scale of products: their own smallest to largest, purple to
+    red, as every tensor's (a scale centred on 0 was a second colour rule
+    readers did not follow).
 
     >>> own_range(np.array([-5.0, 0.5])), own_range(np.array([0.5, 2.0]))
-    ((-5.0, 5.0), (0.5, 2.0))
+    ((-5.0, 0.5), (0.5, 2.0))
     """
-    low, high = float(np.min(values)), float(np.max(values))
-    if low < 0 < high:
-        reach = max(-low, high)
-        return -reach, reach
-    return low, high
+    return float(np.min(values)), float(np.max(values))
 
 
 @dataclass
@@ -223,7 +222,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     best, chosen = {}, {}
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
-        fitted = layout.row(*trial, gap=SIGN_ROOM, view=view, own_labels=False, bind=False, area=area,
+        fitted = layout.row(*trial, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, bind=False, area=area,
                             also=_labels_for(arrangement, rooms, products_room, name_height, note))
         # labels that clash: only if all do; a label over the neighbouring block (where it reads as that
         # block's name) only for blocks clearly larger, as within one arrangement (fit.STRICT_SHARE)
@@ -237,7 +236,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     for target, grid, side in zip(targets, grids, chosen.sides):
         target.label = grid.label
         grid.label.side = side
-    layout.row(*targets, gap=SIGN_ROOM, view=view, own_labels=False, area=area,
+    layout.row(*targets, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, area=area,
                also=_labels_for(chosen, rooms, products_room, name_height, note))
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
@@ -250,13 +249,23 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         late += [left, right]
     else:
         shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
-        # a label that changes sides would glide across its block and the others' labels: it leaves at once
+        # a label that changes sides would glide across its block and the others' labels: it stays where it
+        # was for the first half of the move and stands on its new side, where the block is going, for the
+        # second (the block is named all the way)
         turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
+        jumps = []
+        for g, t in zip((left, right), targets):
+            if g in turned:
+                stay = g.label.copy()
+                layout.upright(stay)
+                scene.remove(g.label)
+                scene.add(stay)
+                layout.place(t)  # t's label is g's: where the block is going
+                jumps += swap(stay, g.label)
         scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
                    *[layout.follow(g, t, view) for g, t in zip((left, right), targets)
-                     if g in shown and g not in turned],
-                   *[vanish(g.label, rate_func=at_once) for g in turned], run_time=run_time)
-        late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # wait for their block's place
+                     if g in shown and g not in turned], *jumps, run_time=run_time)
+        late = [layout.place(g) for g in (left, right) if g not in shown]  # wait for their block's place
     signs = VGroup()
     for before, after, sign in ((left, right, "·"), (right, result, "=")):
         mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"  # a "·" glyph is 3 px at 480p
@@ -322,13 +331,34 @@ class _Frames:
         return [vanish(f, rate_func=at_once) for f in frames]
 
 
+class _Bench:
+    """Two slots in the gap between A and B, either side of the "·": A's
+    row (stood up) in the left one, a column of B in the right one, both
+    level with B's rows, clear of both blocks."""
+
+    def __init__(self, layout: Layout, left: CubeGrid, right: CubeGrid, sign):
+        self.right = right
+        _, bottom, _, top = layout.screen_box([right])
+        middle = world_at_screen(layout.camera, (sign.get_center()[0], (bottom + top) / 2), right.get_center())
+        # the slots hug the "·", far from both blocks: the pair never reads as a row of A or a column of B
+        gap = layout.screen_box([right])[0] - layout.screen_box([left])[2]
+        apart = min(MULTIPLY_DOT + 0.12 + right.pitch / 2, gap / 2 - right.pitch * 0.7)
+        self.middle, self.apart = middle, apart
+        self.across = right.axis_vectors()[0]
+
+    def slot(self, side: int) -> np.ndarray:
+        """The world centre of the left (``side`` -1) or right (+1) slot."""
+        return self.middle + side * self.apart * self.across
+
+
 class MatmulMotion:
     """``result = left @ right`` (``left`` m×k and ``right`` k×n, labelled)
     as the module docstring tells, in two parts a storyboard may put in
     different steps: :meth:`arrange` lays out ``A · B = C`` (moving the
     operands there if they are on screen, else showing them there: a
     stage's opening shot), :meth:`fill` forms row 0 cell by cell (the first
-    ``cells`` of it; all by default), then every other row.
+    ``cells`` of it, all by default; the rest of it against all of B at
+    once, as every later row), then every other row.
 
     ``names`` = (left, right, result) as the code calls them; ``products``
     is ``(m, n, k)``; ``say`` puts a caption up; ``names_room`` and
@@ -358,10 +388,10 @@ class MatmulMotion:
         # a name wider than that is said in a caption; the label then reads "products"
         self.spelled = all(_fits(name) for name in longest)
         ends = own_range(self.products)  # the widest ticks a products' label can have
-        above = [layout.sized_label(self.products_title(longest[0]), (k,), value_range=ends)]
+        above = [layout.sized_label(self.products_title(longest[0]), (), value_range=ends)]
         if m > 1:
             above.append(layout.sized_label(self.products_title(longest[1]), (k, n), value_range=ends))
-        above.append(layout.sized_label(self.row_title(0), (k,), value_range=left.value_range))
+        above.append(layout.sized_label(self.row_title(0), (), value_range=left.value_range))
         self.room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
         self.room.side = UP
         self.signs = self.arrangement = None
@@ -412,27 +442,33 @@ class MatmulMotion:
         first_cell = f"{result_name}[0]" if vector else cell_name(result_name, 0, 0)
         right_label = right.label
         frames = _Frames(scene, layout)
-        # the row lies beside its column, one column to its left, in front (toward the eye): in the gap
-        # before B for column 0; for column j, B's columns before j have stepped left into that gap, one
-        # each time the row steps right past them, so row and column are side by side, nothing covered
-        lift = view_rotation(*view)[2] * right.pitch * 1.2
-        step = right.axis_vectors()[0] * right.pitch  # one column along B
+        bench = _Bench(layout, left, right, self.signs[0])
+        lift = view_rotation(*view)[2] * right.pitch * 1.2  # toward the eye: in front of what it passes
         # B keeps its whole label (name and scale) while it is in sight; products laid over all of B
         # name the block in its stead (``covered``), and B's label comes back when they go
         shown = {"products": None, "label": None, "covered": False}
 
-        def products_label(piece, name, values, value_range=None):
+        def products_label(piece, name, values, value_range=None, at=None):
             """``piece`` (to show ``values`` on their own scale, or on
             ``value_range``) named on the side of ``right`` its own label is not
-            on, level with the row's blocks (kept inside the stage area), not shown."""
+            on, level with the row's blocks (kept inside the stage area), over
+            the strip on the bench (or ``at``: where it is going), reaching over
+            B; over B for products laid on all of B. Not shown."""
             piece.part_of, piece.value_range = None, value_range or own_range(values)
             side = arrangement.products_side
-            label = layout.name(piece, name, side, shape=values.shape, values=values,
+            # a strip (the row, one cell's products) is named without a shape: its cubes are there to count
+            label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values,
                                 note=on_note(right_label.tensor_name) if arrangement.slot == IN_PLACE else None)
             _, bottom, _, top = layout.screen_box([left, right, result])
             beyond = right_label.height + STACK_GAP if arrangement.slot == STACKED else 0.0  # B's label first
-            layout.beside([right], label, side, buff=LABEL_BUFF + beyond, level=(top, bottom))
-            layout.inside(label)
+            # over (or under) the strip on the bench, reaching over B (the room kept for it), or over B
+            on_bench = np.ndim(values) == 1
+            layout.beside([at or piece] if on_bench else [right], label, side, buff=LABEL_BUFF + beyond,
+                          level=(top, bottom), hang=1 if on_bench else 0)
+            area = layout.area()
+            if on_bench and np.allclose(left.label.side, side):  # clear of A's label, reaching into the gap
+                area = replace(area, left=max(area.left, layout.right_edge(left.label) + LABEL_GAP))
+            layout.inside(label, area)
             layout.upright(label)
             return label
 
@@ -464,32 +500,38 @@ class MatmulMotion:
             """The pieces' label goes at once; B's own label is back."""
             return [vanish(label, rate_func=at_once), *uncover()]
 
-        def take_place(label, when=at_once, covering: bool = False) -> list:
+        def take_place(label, when=at_once, covering=None) -> list:
             """``label`` shown in place of the last piece's, at once (``when``:
-            at that rate's step); ``covering``: the pieces lie over all of B,
-            whose label leaves (as it does for pieces named in its place)."""
+            at that rate's step); ``covering``: the rate at whose step the
+            pieces lie over all of B, whose label then leaves (as it does for
+            pieces named in its place)."""
             anims = [appear(label, rate_func=when)]
             if shown["label"] is not None:
                 anims.append(vanish(shown["label"], rate_func=when))
-            if covering or arrangement.slot == IN_PLACE:
+            if arrangement.slot == IN_PLACE:  # in B's label's place: B's label leaves as they come
                 anims += cover(when)
+            elif covering is not None:
+                anims += cover(covering)
             return anims
 
-        def multiply(piece, name, values, run_time):
-            """``piece`` (the row beside B's column) turns into the products on
-            their own scale, named on B's other side. The name and scale change
-            half-way through the recolor, never before it: a legend names the
-            colors on screen at every frame."""
+        def multiply(piece, column, name, values, run_time):
+            """The pair on the bench becomes their products: ``column`` (B's,
+            across the "·") slides onto ``piece`` (A's row) and is gone, the row
+            turning into the products on their own scale. The name and scale
+            change half-way through the recolor, never before it: a legend
+            names the colors on screen at every frame."""
             label = products_label(piece, name, values)
             scene.play(piece.animate.recolor(values, piece.value_range), *take_place(label, when=halfway),
-                       run_time=run_time)
+                       column.animate.shift(piece.get_center() - column.get_center()),
+                       vanish(column, rate_func=halfway), run_time=run_time)
+            scene.remove(column)
             shown["products"], shown["label"] = piece, label
 
         def sum_into(piece, i, j, run_time):
-            """The products' sum: one cube on C's colors, from the middle of the
-            products into C[i, j]."""
+            """The products' sum: one cube on C's colors, from the top of the
+            products (level with C's row 0, clear of the signs) into C[i, j]."""
             cube = result.like(np.array([[table[i, j]]]), result.value_range)
-            cube.move_to(piece.get_center() + lift * 0.5)
+            cube.move_to(piece.cell_center(0, 0) + lift)
             cube.part_of = result
             scene.add(cube)
             scene.play(cube.animate.move_to(result.cell_center(i, j)), run_time=0.75 * run_time)
@@ -500,38 +542,40 @@ class MatmulMotion:
             boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
                      frames.around(result, (0, 0, j))]
             row_values = left.values[0, 0]
+            # column j of B, copied out of B (B stays whole) into the bench's right slot, across the "·"
+            # from A's row: the pair side by side between the blocks, nothing covered
+            column = right.subgrid((0, slice(None), j))
+            column.part_of = right
+            to_bench = [column.animate.shift(bench.slot(+1) - column.get_center())]
             if j == 0:
                 piece = left.subgrid((0, 0))
                 piece.part_of = left
-                column = right.subgrid((0, slice(None), 0))
-                shift = column.get_center() + lift - step - piece.get_center()
                 scene.play(left.animate.highlight((0, 0), DIM), right.animate.highlight((0, slice(None), 0), DIM),
                            result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, 0)), *frames.to(boxes),
                            run_time=0.3 * run_time)
-                scene.add(piece)
-                # the row, named as A's row from the moment it leaves A
-                naming = take_place(products_label(piece, row_title(0), row_values,
-                                                   value_range=left.value_range))
-                scene.play(turn(piece, -PI / 2, OUT, shift=shift), *naming, run_time=0.3 * run_time)
+                scene.add(piece, column)
+                # the row, named as A's row from the moment it leaves A, stands up in the bench's left slot
+                standing = piece.copy().rotate(-PI / 2, OUT)
+                standing.shift(bench.slot(-1) - standing.get_center())
+                naming = take_place(products_label(piece, row_title(0), row_values, value_range=left.value_range,
+                                                   at=standing))
+                scene.play(turn(piece, -PI / 2, OUT, shift=bench.slot(-1) - piece.get_center()), *to_bench,
+                           *naming, run_time=0.3 * run_time)
                 shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
             else:
                 piece = shown["row"]
-                # the row again, on its way to the next column, named as A's row in the same instant
-                # (a play's first frame would show the row under the products' name)
+                # the row again, named as A's row in the same instant (a play's first frame would show the
+                # row under the products' name), as the next column comes out of B beside it
                 piece.recolor(row_values, left.value_range)
                 label = products_label(piece, row_title(0), row_values, value_range=left.value_range)
                 scene.remove(shown["label"])
-                scene.add(label)
+                scene.add(label, column)
                 shown["label"] = label
-                # the row steps right beside column j as column j - 1 steps left past it, behind it
-                scene.play(piece.animate.shift(step),
-                           right.animate.highlight((0, slice(None), j), DIM).shift_cells((0, slice(None), j - 1),
-                                                                                        -step),
+                scene.play(right.animate.highlight((0, slice(None), j), DIM), *to_bench,
                            result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                            run_time=0.3 * run_time)
-                scene.add(piece)
-            multiply(piece, products_title(products_name(left_name, right_name, 0, j, vector)), products[0, j],
-                     0.2 * run_time)
+            multiply(piece, column, products_title(products_name(left_name, right_name, 0, j, vector)),
+                     products[0, j], 0.2 * run_time)
             marks = VGroup()
             if explain:
                 row_values, column_values = left.values[0, 0], right.values[0, :, 0]
@@ -550,17 +594,17 @@ class MatmulMotion:
             values = products[i].T
             piece = right.like(values, own_range(values))
             piece.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
-            scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.set_opacity(DIM),
+            scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.clear_highlight(),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                        run_time=0.25 * run_time)
             # the row times every column of B (the row broadcast), on B column by column, left to right,
-            # on the products' own scale and named so from the start, in B's stead: one picture for every
-            # later row, one name for the one block in sight there
+            # over B (in sight, named, until the last column is covered), on the products' own scale and
+            # named so from the start: one picture for every later row; then they name the one block in sight
             label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)),
                                    values)
             piece.set_cell_opacity(0.0)
             scene.add(piece)
-            scene.play(reveal_columns(piece), *take_place(label, covering=True), run_time=0.45 * run_time)
+            scene.play(reveal_columns(piece), *take_place(label, covering=at_end), run_time=0.45 * run_time)
             shown["products"], shown["label"] = piece, label
             scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.3 * run_time)
 
@@ -573,17 +617,14 @@ class MatmulMotion:
             say(f"row 0 against every column of {right_name}, one cell at a time")
         for j in range(1, first):
             cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False)
-        if first < n:
-            say("the rest of row 0 at once")
-            scene.play(*clear_products(), result.animate.set_cell_opacity(1.0, (0, 0, slice(first, n))),
-                       run_time=0.6)
-        if "row" in shown:  # the row leaves column n - 1 with its products' label
+        if "row" in shown:  # the row leaves the bench with its products' label
             scene.remove(shown.pop("row"))
             if shown["label"] is not None:
                 scene.remove(shown["label"])
             shown["products"] = shown["label"] = None
-            if first > 1:  # B closes the gap: its columns back in place
-                scene.play(right.animate.shift_cells((0, slice(None), slice(0, first - 1)), step), run_time=0.3)
+        if first < n:  # the rest of row 0 as every later row: against all of B at once, never popping in
+            say(f"the rest of row 0: row 0 against all {n} columns of {right_name} at once")
+            row(0, 2.6 / speed)
         if m > 1 and vector:
             say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")
         elif m > 1:
@@ -618,7 +659,7 @@ def head_slice(name: str, h: int) -> str:
 
 def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
                    products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
-                   view=None, slice_names=None, scales_of=None) -> CubeGrid:
+                   view=None, slice_names=None, scales_of=None, cells: int | None = None) -> CubeGrid:
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
     ``left`` (h×m×k) and ``right`` (h×k×n), labelled, are on screen. Head 0's
@@ -630,7 +671,9 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     h) -> how head h's slice of each is written (default :func:`head_slice`);
     ``scales_of``: what each slice's colors are shared with, as its label
     says ("colors of ..."; default: "all heads", for a tensor with a head
-    axis; a matrix cut in parts says "all of W.T"). Returns the 3D result
+    axis; a matrix cut in parts says "all of W.T"); ``cells``: of head 0's
+    row 0, how many are formed one by one (see :class:`MatmulMotion`: a
+    stage that repeats an earlier matmul shows fewer). Returns the 3D result
     block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
@@ -664,7 +707,7 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
             layout.sized_label(result_slice(result_name, last), result_values.shape[1:], stacked=True,
                                value_range=value_range, scale_of=result_of)]
     done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
-                  result_range=value_range, say=say, speed=speed, names_room=room,
+                  result_range=value_range, say=say, speed=speed, names_room=room, cells=cells,
                   names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)))
     head = done.result
     if heads > 1:

@@ -19,7 +19,7 @@ from manim import DOWN, RIGHT, UP, Mobject, Text
 from tensors import softmax_steps
 from ..components.colorbar import MASKED_SIGN
 from ..components.cubegrid import CubeGrid
-from ..components.fades import appear, at_once, swap
+from ..components.fades import appear, at_once, halfway, swap
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE
 from ..components.numbers import row_numbers, shown_value
 from ..layout import LABEL_BUFF, Margins, ghost
@@ -146,7 +146,7 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
     bench = ghost(scores, (1, 1, scores.grid_shape[2]))  # room for one row between them
     tokens = scores.grid_shape[1]
     longest = max(range(tokens), key=lambda t: len(words[t]))  # the row whose word makes its names widest
-    widest = max((layout.sized_label(n, (tokens,), RIGHT, scale_of=of) for n, of in (
+    widest = max((layout.sized_label(n, (), RIGHT, scale_of=of) for n, of in (
         (weights_row_name(weights_name, tokens - 1, 1.0, words[longest]), _colors_of(weights_name, "the weights")),
         (lifted_name(scores_name, tokens - 1, scale_note, words[longest]), _colors_of(scores_name, "the scores")),
         (exp_name(scores_name, tokens - 1, scale_note, word=words[longest]), None))),
@@ -208,7 +208,7 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     piece.set_cell_opacity(1.0)  # the row in play is lit, whatever the last highlight left
     at = bench.bench.cell_center(0, 0)
     spot = [at[0], scores.cell_center(row, 0)[1], at[2]]
-    shape = (len(row_scores),)
+    shape = ()  # a strip: its cubes are there to count
 
     def named(text: str, side, **options):
         """``piece`` named ``text`` on ``side``, its label placed where the piece stands (or is going)."""
@@ -236,7 +236,7 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     said = row_numbers(f"row {row}: {_row_of(bench.scores_name, row)}{scale_note}", row_scores) if first else None
     scene.add(piece)
     scene.play(scores.animate.highlight((0, row), DIM), weights.animate.set_cell_opacity(0.45, (0, row)),
-               piece.animate.align_cell((0, 0, 0), spot), appear(lifted, rate_func=at_once),
+               piece.animate.align_cell((0, 0, 0), spot), appear(lifted, rate_func=halfway),
                *(saying(said) if first else []), run_time=0.3 * run_time)
     if first:
         scene.wait(1.0)

@@ -68,10 +68,8 @@ class ProjectionMatrices(StageScene):
                 vector.scale(grid.pitch / vector.pitch).next_to(grid, RIGHT, buff=grid.pitch * 3)
                 apart = (grid.label.width + vector.label.width) / 2 + 0.4
                 vector.shift(RIGHT * max(0.0, grid.get_center()[0] + apart - vector.get_center()[0]))
-            if n:
+            if n:  # the next matrix comes in already laid out: U · x⁽⁰⁾ = (empty), the signs between
                 self.say(f"the same with {name}: {short} = {name} @ x⁽⁰⁾")
-                self.play(appear(grid), appear(self.layout.place(grid)), appear(vector),
-                          appear(self.layout.place(vector)), run_time=0.6)
             else:
                 self.play(appear(vector), appear(self.layout.place(vector)), run_time=0.6)
             matrix = self.trace[key]
@@ -92,9 +90,11 @@ class ProjectionMatrices(StageScene):
         """q⁽⁰⁾, k⁽⁰⁾ and v⁽⁰⁾ in a row, each labelled above itself, centred
         over its own vector (the vectors stand a label's width apart: a
         reader saw k's and v's names beside their vectors, not over them)."""
+        smallest = min(r.pitch for r in results)
         for result in results:
             result.label.side = UP
             result.set_opacity(1.0)
+            result.scale(smallest / result.pitch)  # one cube size for all three: 17 < 18 reads as it is
         self.viewpoint.look_from(FRONT)
         self.layout.row(*results, gap=1.2, view=FRONT)
         for result in results:  # centred, not hanging from the end vectors' outer edges: a vector is one column

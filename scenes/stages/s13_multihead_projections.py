@@ -1,31 +1,24 @@
-"""Stage 13: the multi-head projection tensors, the head axis in depth, fanned out to count the heads.
+"""Stage 13: the multi-head projection tensors, the head axis in depth, pulled apart to count the heads;
+one head's slices rise out of all three decks together, head after head (opaque: nothing seen through)."""
 
-Three 3D blocks, then each fanned out face on like a deck of cards (head 0
-in front, each next head a little right and behind): the heads can be
-counted, every slice is opaque and flat, all three at one scale. Then one
-head's card rises whole out of each deck, head after head: head h uses
-slice h of all three.
-"""
-
-import numpy as np
 from manim import DOWN, UP, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, swap
+from scenes.components.fades import appear
 from scenes.components.labels import note_text, shape_text
-from scenes.components.projection import FRONT
-from scenes.layout import TAG_ROOM, Margins, ghost
+from scenes.layout import Margins
 
 __all__ = ["MultiheadProjections"]
 
-FAN = (2, 1)  # columns right and rows up from one card of a deck to the next (head h + 1 behind head h)
+APART = 4.0  # pitches between two head slices once pulled apart
+APART_VIEW = (-1.0, 0.35)  # from the right side: the gaps between the slices show, head 0 leftmost
+LIFT = 0.3  # of a deck's height: how far one head's slices rise out of their decks
 
 
 class MultiheadProjections(StageScene):
     number = 13
     title = "Multi-head projection tensors"
-    summary = ("three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth, fanned out so the heads can be "
-               "counted; one head's slices rise out of all three")
+    summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth, pulled apart so the heads can be counted"
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"
             "multihead_U_key = torch.rand(h, d_k, d)\nmultihead_U_value = torch.rand(h, d_v, d)")
     paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) in h = {heads} heads\n"
@@ -38,6 +31,16 @@ class MultiheadProjections(StageScene):
         heads = self.cfg.heads
         blocks = [self.block(k, n, direction=DOWN, stacked=True) for k, n in zip(keys, names)]
         self.layout.row(*blocks, gap=0.9, margins=Margins(top=0.5))
+        # room for the blocks pulled apart, seen from the side: each as deep as its heads with gaps between
+        rooms = [b.copy() for b in blocks]
+        for room, block in zip(rooms, blocks):
+            room.label = block.label
+            room.stretch(1 + (heads - 1) * (APART - 1) / max(heads, 1), 2)
+        # a plan (the labels stand level with the blocks until they move), with room above the decks for
+        # one head's slices risen out of them and the tags over those
+        rise = LIFT * max(r.height for r in rooms)
+        self.layout.row(*rooms, gap=0.9, margins=Margins(top=0.5 + rise, left=0.4, right=0.4), view=APART_VIEW,
+                        bind=False)
         self.step("blocks")
         if self.paper(self.cfg):
             d = self.cfg.d
@@ -49,91 +52,54 @@ class MultiheadProjections(StageScene):
         self.wait(0.8)
 
         self.step("heads")
-        self.say(f"fanned out along that axis, face on: {heads} slices, one per head, head 0 in front")
-        decks, rises = self.fan_out(blocks, heads)
+        self.say(f"pulled apart along that axis: {heads} slices, one per head")
+        slices = [b.split(axis=0) for b in blocks]
+        for block, pieces in zip(blocks, slices):
+            self.remove(block)
+            self.add(*pieces)
+            for piece in pieces:
+                piece.part_of = block  # its label names them all
+        moves = []
+        for block, room, pieces in zip(blocks, rooms, slices):
+            target = block.copy().scale(room.pitch / block.pitch).move_to(room)
+            _, _, back = target.axis_vectors()
+            for h, (piece, there) in enumerate(zip(pieces, target.split(axis=0))):
+                there.shift(back * target.pitch * (APART - 1) * (h - (heads - 1) / 2))
+                moves.append(piece.animate.become(there))
+        for block in blocks:
+            block.label.row = rooms  # level with the pulled-apart row from now on
+        follow = [self.layout.follow(b, r, APART_VIEW) for b, r in zip(blocks, rooms)]
+        self.play(*moves, self.viewpoint.turn(*APART_VIEW), *follow, run_time=2.0)
+        lift = UP * LIFT * max(r.height for r in rooms)  # a head's slices rise this far out of their decks
+        tags = VGroup()
+        for deck in slices:  # "head 0" over the deck's front end, "head h-1" over its back end, clear of a rise
+            left, _, right, top = self.layout.screen_box(deck)
+            ends = [(0, left, 1)] + ([(heads - 1, right, -1)] if heads > 1 else [])
+            for h, x, way in ends:
+                tag = note_text(f"head {h}", self.theme, color=self.theme.muted)
+                tag.move_to([x + way * tag.width / 2, top + lift[1] + 0.12 + tag.height / 2, 0.0])
+                tags.add(tag)
+            if heads > 1 and tags[-1].get_left()[0] < tags[-2].get_right()[0] + 0.15:
+                tags.remove(tags[-1])  # a deck too narrow for both ends' tags keeps head 0's
+        self.layout.fixed(*tags)
+        self.play(appear(tags), run_time=0.4)
         q, k, v = (self.trace[key].shape[1:] for key in keys)
         self.say(f"each head has its own {shape_text(q)} query, {shape_text(k)} key "
                  f"and {shape_text(v)} value matrix")
         self.wait(1.2)
 
         self.step("head 0")
+        # one head's slices rise together out of the three decks, opaque: nothing seen through anything
         self.say("head 0 uses slice 0 of all three: multihead_U_query[0], multihead_U_key[0], multihead_U_value[0]")
-        marks = self.head_marks(decks, rises, 0)
-        self.play(*[deck[0].animate.shift(rise[0]) for deck, rise in zip(decks, rises)], appear(marks), run_time=0.8)
+        self.play(*[pieces[0].animate.shift(lift) for pieces in slices], run_time=0.8)
         if heads == 1:  # the scene's closing hold follows: no still stretch over 2 s
             self.wait(0.8)
             return
         self.wait(1.2)
         self.say(f"heads 1 to {heads - 1}: each its own slice of all three")
-        for h in range(1, heads):  # one head's cards up at a time, walking through the heads
-            new = self.head_marks(decks, rises, h)
-            self.play(*[deck[h - 1].animate.shift(-rise[h - 1]) for deck, rise in zip(decks, rises)],
-                      *[deck[h].animate.shift(rise[h]) for deck, rise in zip(decks, rises)], *swap(marks, new),
-                      run_time=0.5)
-            marks = new
+        for h in range(1, heads):  # one head's slices up at a time, walking through the heads
+            self.play(*[pieces[h - 1].animate.shift(-lift) for pieces in slices],
+                      *[pieces[h].animate.shift(lift) for pieces in slices], run_time=0.5)
         self.say(f"head h computes with slice h of each: multihead_U_query[h], multihead_U_key[h], "
                  f"multihead_U_value[h]; stages 14 to 16 show how")
         self.wait(1.0)
-
-    def fan_out(self, blocks, heads: int):
-        """Each block split into its head slices, fanned out face on (head 0
-        in front, head h right of and above head h - 1 (``FAN``), behind it),
-        with room above for a card risen out of the deck; "head 0" and the
-        last head's tag over the ends of each deck (shown). Returns the decks
-        (lists of slices) and how far up a card of each rises, clear of the tags."""
-        gap_rows = 2  # between the fan and a risen card: room for the end tags (rows, set by the pitch)
-        for _ in range(2):
-            rooms = []
-            for block in blocks:  # a deck's room: the fan, the tags' band and a card's height above it
-                _, rows, cols = block.grid_shape
-                room = ghost(block.split(axis=0)[0], (1, 2 * rows + gap_rows + FAN[1] * (heads - 1),
-                                                      cols + FAN[0] * (heads - 1)))
-                room.label = block.label
-                rooms.append(room)
-            self.layout.row(*rooms, gap=0.9, view=FRONT, margins=Margins(top=TAG_ROOM), bind=False)
-            gap_rows = int(np.ceil((TAG_ROOM + 0.05) / rooms[0].pitch))
-        decks, moves = [], []
-        for block, room in zip(blocks, rooms):
-            pieces = block.split(axis=0)
-            _, rows, cols = block.grid_shape
-            first_row = rows + gap_rows + FAN[1] * (heads - 1)  # head 0's card, at the room's bottom
-            for h, piece in enumerate(pieces):
-                piece.part_of = block  # its label names them all
-                there = piece.copy().scale(room.pitch / piece.pitch)
-                there.align_cell((0, 0, 0), room.cell_center(first_row - h * FAN[1], h * FAN[0])
-                                 + np.array([0, 0, -h * room.pitch]))
-                moves.append(piece.animate.become(there))
-            self.remove(block)
-            self.add(*pieces)
-            decks.append(pieces)
-        follow = [self.layout.follow(b, r, FRONT) for b, r in zip(blocks, rooms)]
-        self.play(*moves, self.viewpoint.turn(*FRONT), *follow, run_time=2.0)
-        tags = VGroup()
-        for deck in decks:  # over the deck (under where a card rises): head 0 at its front end, the last at its back
-            _, _, _, top = self.layout.screen_box(deck)
-            left = self.layout.screen_box([deck[0]])[0]
-            right = self.layout.screen_box([deck[-1]])[2]
-            ends = [(0, left, 1)] + ([(heads - 1, right, -1)] if heads > 1 else [])
-            for h, x, way in ends:
-                tag = note_text(f"head {h}", self.theme, color=self.theme.muted)
-                tag.move_to([x + way * tag.width / 2, top + 0.08 + tag.height / 2, 0.0])
-                tags.add(tag)
-            if heads > 1 and tags[-1].get_left()[0] < tags[-2].get_right()[0] + 0.15:
-                tags.remove(tags[-1])  # a deck too narrow for both ends' tags keeps head 0's
-        self.layout.fixed(*tags)
-        self.play(appear(tags), run_time=0.4)
-        # card h rises to the room's top, clear of the fan and its tags
-        return decks, [[UP * (deck[0].grid_shape[1] + gap_rows + FAN[1] * (heads - 1 - h)) * room.pitch
-                        for h in range(heads)] for deck, room in zip(decks, rooms)]
-
-    def head_marks(self, decks, rises, h: int) -> VGroup:
-        """"head h" over card h of each deck, risen (pinned, not shown)."""
-        marks = VGroup()
-        for deck, rise in zip(decks, rises):
-            card = deck[h].copy().shift(rise[h])
-            left, _, right, top = self.layout.screen_box([card])
-            mark = note_text(f"head {h}", self.theme)
-            mark.move_to([(left + right) / 2, top + 0.08 + mark.height / 2, 0.0])
-            marks.add(mark)
-        self.layout.fixed(*marks)
-        return marks

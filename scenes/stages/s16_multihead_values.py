@@ -15,7 +15,7 @@ class MultiheadValues(MultiheadProjectionStage):
     weight_key, before_key, result_key = (
         "s13_multihead_U_value", "s16_multihead_values", "s16_multihead_values")
     weight_name, result_name = "multihead_U_value", "multihead_values"
-    first_of, speed = "14", 2.0
+    first_of, speed, cells = "14", 2.0, 1
 
     def finish(self, result):
         """The heads side by side, head 0 large: not turned, a token in each column."""

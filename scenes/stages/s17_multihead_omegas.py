@@ -25,7 +25,8 @@ class MultiheadOmegas(StageScene):
         keys_t = self.block("s15_multihead_keys", "multihead_keys.swapaxes(1, 2)", transposed=True, direction=DOWN)
         self.layout.row(queries, keys_t, gap=1.4)
         self.step("operands")
-        self.say("per head: the queries, and the keys turned: swapaxes(1, 2) transposes each head's slice")
+        self.say("stage 10's ω′ = Q · Kᵀ once per head: each head's queries, and its keys turned by "
+                 "swapaxes(1, 2)")
         self.play(appear(queries), appear(keys_t), appear(self.layout.place(queries)),
                   appear(self.layout.place(keys_t)))
 
@@ -33,7 +34,7 @@ class MultiheadOmegas(StageScene):
         result = batched_matmul(self, self.layout, self.viewpoint, queries, keys_t, omegas,
                                 matmul_products(queries.values[0], keys_t.values[0]),
                                 names=("multihead_queries", "multihead_keys.swapaxes(1, 2)", "multihead_omegas"),
-                                say=self.say, view=self.view,
+                                say=self.say, view=self.view, cells=2,  # stage 10's matmul again, per head
                                 # head h's slice of keys.swapaxes(1, 2) is keys[h] transposed: written so, shorter
                                 slice_names=(head_slice, lambda name, h: f"multihead_keys[{h}].T", head_slice))
 

@@ -39,7 +39,8 @@ class MultiheadSoftmax(StageScene):
         block = self.block("s17_multihead_omegas", "multihead_omegas", direction=DOWN)
         self.layout.fit([block], margins=Margins(bottom=block.label.height + 0.3))
         self.step("scores")
-        self.say(f"the scores of all {heads} heads, from stage 17" if heads > 1 else "the one head's scores, from stage 17")
+        self.say(f"the scores of all {heads} heads, from stage 17: one ω′ per head" if heads > 1
+                 else "the one head's scores, from stage 17")
         self.play(appear(block), appear(self.layout.place(block)))
         shown = focus_heads(self, self.layout, self.viewpoint, block, "multihead_omegas", self.cfg.sentence,
                             roles=role_lines(self.trace.roles()))

@@ -37,8 +37,8 @@ class MultiheadContext(StageScene):
         self.layout.row(w, room, gap=1.2)
         v.scale(room.pitch / v.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
         self.step("operands")
-        self.say(f"weights {shape_text(weights.shape)} and values {shape_text(values.shape)}: "
-                 "the shapes do not fit yet")
+        self.say(f"stage 12's α′ · V once per head: weights {shape_text(weights.shape)} and values "
+                 f"{shape_text(values.shape)}, whose shapes do not fit yet")
         self.layout.beside([room], v.label, DOWN, buff=LABEL_BUFF, hang=v.label.hang)  # under the turn's room
         self.layout.upright(v.label)
         self.play(appear(w), appear(v), appear(self.layout.place(w)), appear(v.label))
@@ -59,7 +59,7 @@ class MultiheadContext(StageScene):
         result = batched_matmul(self, self.layout, self.viewpoint, w, v, context,
                                 matmul_products(weights[0], permuted[0]),
                                 names=(w_name, v_name, "multihead_context_vectors"), say=self.say,
-                                view=self.view)
+                                view=self.view, cells=2)  # stage 12's matmul again, per head
         self.step("heads")
         self.say(f"one {shape_text(context.shape[1:])} context matrix per head: "
                  f"row i mixes the values by token i's weights")

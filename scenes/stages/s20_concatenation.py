@@ -26,8 +26,8 @@ READABLE_PITCH = 0.2  # cubes closer than this (12 px at 480p) get a closer look
 TAG_GAP = 0.1  # at least between two tags side by side
 LOOK_CELLS = 24  # the closer look shows whole heads, at least this many columns
 TOKEN_GAP = (0.45, 0.5)  # between two token blocks on screen: across, and down (room for their words)
-JOINED_SHARE = (0.3, 0.55)
-WORDS_SHARE = 0.5  # the token blocks keep their words over them unless that halves their size  # of the stage area's height, bottom: the flattened matrix (least, most)
+JOINED_SHARE = (0.3, 0.55)  # of the stage area's height, bottom: the flattened matrix (least, most)
+WORDS_SHARE = 0.5  # the token blocks keep their words over them unless that halves their size
 
 
 class Concatenation(StageScene):
@@ -193,7 +193,6 @@ class Concatenation(StageScene):
             joined.set_cell_opacity(1.0, (0, t)).fill((0, t))
             self.remove(*rows)
         self.say(f"multihead_flattened: {tokens}×{heads * d_v}, row i is token i, the heads' lines between")
-        self.wait(0.9)
         return joined, joined_label, above, VGroup(seams, head_marks)
 
     def closer_look(self, joined, label, heads: int, d_v: int, area: StageArea) -> None:
@@ -221,7 +220,8 @@ class Concatenation(StageScene):
         self.play(moving.animate.become(zoom), run_time=1.2)
         seams = self.seams(zoom, shown, d_v, reach=0.15, stroke_width=3)
         pieces = [zoom.subgrid((0, 0, slice(h * d_v, (h + 1) * d_v))) for h in range(shown)]
-        tags = VGroup(*[t for t in head_tags(self.layout, pieces, direction=DOWN, buff=0.12) if t.width < d_v * zoom.pitch])
+        tags = VGroup(*[t for t in head_tags(self.layout, pieces, direction=DOWN, buff=0.12)
+                        if t.width < d_v * zoom.pitch])
         words = self.layout.word_labels(moving, [word])
         self.play(appear(seams), appear(tags), appear(words), run_time=0.6)
         self.wait(1.0)

@@ -21,7 +21,9 @@ class MultiheadProjectionStage(StageScene):
     weight_key = before_key = result_key = ""  # a stage names its tensors ...
     weight_name = result_name = transpose_code = ""  # ... and what the picture calls them
     first_of = ""  # the stage whose storyboard this one repeats ("" for the first)
+    single = ("", 0)  # the single-head matrix each head's slice stands for, and its stage
     speed = 1.4
+    cells = 2  # of head 0's row 0 formed one by one: stage 7's matmul again (the repeats of 14 show one)
     view = (0.5, 0.3)
 
     def storyboard(self):
@@ -40,7 +42,8 @@ class MultiheadProjectionStage(StageScene):
         if self.first_of:
             self.say(f"as stage {self.first_of}, with {self.weight_name}: {heads} heads against one Xᵀ")
         else:
-            self.say(f"{self.weight_name} has {heads} heads (in depth); Xᵀ is one 2D matrix")
+            self.say(f"{self.weight_name}: stage {self.single[1]}'s {self.single[0]}, once per head ({heads}, in "
+                     f"depth); Xᵀ is one 2D matrix")
         self.play(appear(weight), appear(xt), appear(self.layout.place(weight)), appear(self.layout.place(xt)))
 
         self.step("broadcast")
@@ -58,7 +61,7 @@ class MultiheadProjectionStage(StageScene):
         result = batched_matmul(self, self.layout, self.viewpoint, weight, stack, before,
                                 matmul_products(weight.values[0], stack.values[0]),
                                 names=(self.weight_name, "Xᵀ", self.result_name), say=self.say,
-                                speed=self.speed, view=self.view)
+                                speed=self.speed, view=self.view, cells=self.cells)
         self.finish(result)
 
     def finish(self, result):
