@@ -80,15 +80,25 @@ def test_moves_like_a_mobject():
     assert grid.pitch == pytest.approx(0.5 * (grid.cube_size + grid.gap))
 
 
-def test_transform_recolors_with_interpolate():
+def test_transform_recolors_along_the_rainbow():
+    """Half-way from purple (the smallest) to red (the largest) a cube is the
+    rainbow's middle (green), not a blend of purple and red (magenta): every
+    frame shows colors a value can have. A grey slot filling in blends."""
     a = CubeGrid(np.arange(4.0).reshape(2, 2))
     b = CubeGrid(np.arange(4.0)[::-1].reshape(2, 2))
     anim = Transform(a, b)
     anim.begin()
     anim.interpolate(0.5)
-    assert np.allclose(a.cube_rgb, (anim.starting_mobject.cube_rgb + b.cube_rgb) / 2)
+    start, end = anim.starting_mobject.cube_t, b.cube_t
+    assert np.allclose(a.cube_rgb, rainbow((start + end) / 2))
+    assert np.allclose(a.cube_rgb[0], rainbow(np.array(0.5)))  # purple to red passes through green
     anim.interpolate(1.0)
     assert np.allclose(a.cube_rgb, b.cube_rgb)
+    slot = CubeGrid(np.arange(4.0)).empty()
+    filling = Transform(slot, slot.copy().fill())
+    filling.begin()
+    filling.interpolate(0.5)
+    assert np.allclose(slot.cube_rgb, (filling.starting_mobject.cube_rgb + filling.target_mobject.cube_rgb) / 2)
 
 
 def test_transform_to_another_shape_is_refused_clearly():

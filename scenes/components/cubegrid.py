@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 from manim import Mobject
 
-from .palette import MASKED_RGB, SLOT_RGB, value_colors
+from .palette import MASKED_RGB, SLOT_RGB, normalise, rainbow
 
 __all__ = ["CubeGrid", "grids_in", "shared_deepcopy", "CUBE_SIZE", "CUBE_GAP", "CORNERS", "FACES", "FACE_LAYERS"]
 
@@ -155,7 +155,10 @@ class CubeGrid(Mobject):
         )
         self.cube_size = float(cube_size)
         self.gap = float(gap)
-        self.cube_rgb = value_colors(self.values.reshape(-1), self.value_range)
+        # each cube's place on the rainbow (0 purple ... 1 red; NaN for a color that is no value's): a
+        # recolor moves along the rainbow, never through a blend of its two ends (purple to red via magenta)
+        self.cube_t = normalise(self.values.reshape(-1), self.value_range)
+        self.cube_rgb = rainbow(self.cube_t)
         self.cube_opacity = np.ones(self.values.size)
         # cells masked out (a causal mask's -inf): drawn dark whatever their value
         self.cube_masked = np.zeros(self.values.size, dtype=bool)
@@ -308,6 +311,7 @@ class CubeGrid(Mobject):
                         cube_size=self.cube_size, gap=self.gap, vector="row")
         part.points = self.cube_corners()[ids].reshape(-1, 3).copy()
         part.cube_rgb = self.cube_rgb[ids].copy()
+        part.cube_t = self.cube_t[ids].copy()
         part.cube_opacity = self.cube_opacity[ids].copy()
         part.cube_masked = self.cube_masked[ids].copy()
         part.cube_empty = self.cube_empty[ids].copy()
@@ -349,7 +353,8 @@ class CubeGrid(Mobject):
         ids = ids[self.cube_empty[ids]]
         if ids.size:
             self.cube_empty[ids] = False
-            self.cube_rgb[ids] = value_colors(self.values.reshape(-1)[ids], self.value_range)
+            self.cube_t[ids] = normalise(self.values.reshape(-1)[ids], self.value_range)
+            self.cube_rgb[ids] = rainbow(self.cube_t[ids])
             self._shade_states()
         return self
 
@@ -373,7 +378,8 @@ class CubeGrid(Mobject):
         if flat.size != ids.size:
             raise ValueError(f"paint needs {ids.size} values, got {flat.size}")
         self.values.reshape(-1)[ids] = flat
-        self.cube_rgb[ids] = value_colors(flat, value_range)
+        self.cube_t[ids] = normalise(flat, value_range)
+        self.cube_rgb[ids] = rainbow(self.cube_t[ids])
         return self._shade_states()
 
     def mask(self, index) -> "CubeGrid":
@@ -386,6 +392,7 @@ class CubeGrid(Mobject):
         """Cells whose colors say no value: empty slots grey, masked cells dark (over any value color)."""
         self.cube_rgb[self.cube_empty] = SLOT_RGB
         self.cube_rgb[self.cube_masked] = MASKED_RGB
+        self.cube_t[self.cube_empty | self.cube_masked] = np.nan
         return self
 
     def align_cell(self, cell: tuple[int, int, int], point) -> "CubeGrid":
@@ -399,7 +406,8 @@ class CubeGrid(Mobject):
             raise ValueError(f"recolor needs {self.cell_count} values, got {array.size}")
         self.values = array.reshape(self.grid_shape)
         self.value_range = _finite_range(array) if value_range is None else value_range
-        self.cube_rgb = value_colors(self.values.reshape(-1), self.value_range)
+        self.cube_t = normalise(self.values.reshape(-1), self.value_range)
+        self.cube_rgb = rainbow(self.cube_t)
         return self._shade_states()
 
     def set_opacity(self, opacity: float, family: bool = True) -> "CubeGrid":
@@ -417,7 +425,14 @@ class CubeGrid(Mobject):
         return shared_deepcopy(self, memo, REFERENCES)
 
     def interpolate_color(self, mobject1: "CubeGrid", mobject2: "CubeGrid", alpha: float) -> None:
+        """Colors on the way: along the rainbow where both ends are values'
+        colors (every frame shows colors a value can have), a blend otherwise
+        (a grey slot filling in, a masked cell darkening)."""
+        t = (1 - alpha) * mobject1.cube_t + alpha * mobject2.cube_t
+        on_rainbow = np.isfinite(t)
+        self.cube_t = t
         self.cube_rgb = (1 - alpha) * mobject1.cube_rgb + alpha * mobject2.cube_rgb
+        self.cube_rgb[on_rainbow] = rainbow(t[on_rainbow])
         self.cube_opacity = (1 - alpha) * mobject1.cube_opacity + alpha * mobject2.cube_opacity
 
     def align_points(self, mobject: Mobject) -> "CubeGrid":
