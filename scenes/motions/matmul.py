@@ -659,7 +659,8 @@ def head_slice(name: str, h: int) -> str:
 
 def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
                    products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
-                   view=None, slice_names=None, scales_of=None, cells: int | None = None) -> CubeGrid:
+                   view=None, slice_names=None, scales_of=None, cells: int | None = None,
+                   stack: bool = True) -> CubeGrid:
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
     ``left`` (h×m×k) and ``right`` (h×k×n), labelled, are on screen. Head 0's
@@ -673,7 +674,10 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     says ("colors of ..."; default: "all heads", for a tensor with a head
     axis; a matrix cut in parts says "all of W.T"); ``cells``: of head 0's
     row 0, how many are formed one by one (see :class:`MatmulMotion`: a
-    stage that repeats an earlier matmul shows fewer). Returns the 3D result
+    stage that repeats an earlier matmul shows fewer); ``stack``: the
+    heads' results stack into one block filling the stage area (else they
+    stay where they were formed, named as one tensor, for the caller to
+    take apart). Returns the 3D result
     block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
@@ -733,16 +737,21 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         scene.play(fill_rows(head), run_time=0.65 * run)
     block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
     block.align_cell((0, 0, 0), head.cell_center(0, 0))
-    layout.name(block, result_name, DOWN)
+    layout.name(block, result_name, DOWN if stack else head.label.side)
     scene.remove(head)
     scene.add(block)
+    texts = [left0.label, right0.label, done.signs, head.label]  # they go at once: no text slides with the turn
+    if not stack:  # the heads' results stay where they were formed, named as one tensor, for what comes next
+        layout.place(block)
+        scene.play(vanish(left0), vanish(right0), *[vanish(t, rate_func=at_once) for t in texts],
+                   appear(block.label, rate_func=at_once), run_time=0.5)
+        return block
     # the heads stack into one block, which grows to fill the stage area as the camera turns to see its
     # depth; named from its first frame, its label gliding with it
     target = layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1), view=view or FRONT)
     layout.place(block)
     if heads > 1:
         say(f"the {heads} heads' results stacked: {result_name}, {shape_text(result_values.shape)}")
-    texts = [left0.label, right0.label, done.signs, head.label]  # they go at once: no text slides with the turn
     scene.play(vanish(left0, rate_func=_soon), vanish(right0, rate_func=_soon),
                *[vanish(t, rate_func=at_once) for t in texts], appear(block.label, rate_func=at_once),
                layout.follow(block, target, view or FRONT),

@@ -61,7 +61,8 @@ class MultiheadProjectionStage(StageScene):
         result = batched_matmul(self, self.layout, self.viewpoint, weight, stack, before,
                                 matmul_products(weight.values[0], stack.values[0]),
                                 names=(self.weight_name, "Xᵀ", self.result_name), say=self.say,
-                                speed=self.speed, view=self.view, cells=self.cells)
+                                speed=self.speed, view=self.view, cells=self.cells,
+                                stack=False)  # the heads go side by side next: no stacked shot between
         self.finish(result)
 
     def finish(self, result):
