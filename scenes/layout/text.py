@@ -25,8 +25,9 @@ WORD_GAP = 0.12  # between a block and the words naming its rows
 ROW_FILL = 1.0  # a word label is at most as tall as its row: neighbours touch, never overlap
 WORD_SLACK = 0.3  # beyond a word's width: the half cube and perspective between a block's edge and its row ends
 COLUMN_SLACK = 0.08  # above a map (front view), words stand on the cubes' top edge
-COLUMN_SHARE = 0.33  # of the stage area's height, at most, for words above a map's columns
+COLUMN_SHARE = 0.3  # of the stage area's height, at most, for words above a map's columns
 MIN_WORD_CHARS = 3  # a shortened word keeps at least this many letters before "…"
+ROOM_TOLERANCE = 1.03  # a word this little wider than its room stays whole (the fit's rounding: "senten…")
 MAX_STRIDE = 3  # rows thinner than a third of a word get none
 GUIDES_RIGHT = 5.2  # a block reaching this far right (the color bar) gets its row arrow on the left
 
@@ -60,7 +61,7 @@ def fitted_word(word: str, theme: Theme, font_size: int, scale: float, room: flo
         return note_text(w, theme, font_size=font_size, color=color or theme.muted).scale(scale)
     text = make(word)
     cut = len(word)
-    while text.width > room and cut > MIN_WORD_CHARS:
+    while text.width > room * ROOM_TOLERANCE and cut > MIN_WORD_CHARS:
         cut = max(MIN_WORD_CHARS, min(cut - 1, int(cut * room / text.width)))
         text = make(word[:cut].rstrip() + "…")
     return text

@@ -218,7 +218,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     grids = (left, right, result)
     rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
     name_height = right.label.height  # the pieces' label, stacked, stands beyond B's whole label
-    note = note_text(on_note(right.label.tensor_name), layout.theme)
+    note = note_text(on_note(right.label.tensor_name, bench=True), layout.theme)  # the longer of the two
     best, chosen = {}, {}
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
@@ -249,23 +249,14 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         late += [left, right]
     else:
         shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
-        # a label that changes sides would glide across its block and the others' labels: it stays where it
-        # was for the first half of the move and stands on its new side, where the block is going, for the
-        # second (the block is named all the way)
+        # a label that changes sides would glide across its block and the others' labels (or stand over
+        # them, left behind): it leaves at once and comes back on its side, where its block has gone
         turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
-        jumps = []
-        for g, t in zip((left, right), targets):
-            if g in turned:
-                stay = g.label.copy()
-                layout.upright(stay)
-                scene.remove(g.label)
-                scene.add(stay)
-                layout.place(t)  # t's label is g's: where the block is going
-                jumps += swap(stay, g.label)
         scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
                    *[layout.follow(g, t, view) for g, t in zip((left, right), targets)
-                     if g in shown and g not in turned], *jumps, run_time=run_time)
-        late = [layout.place(g) for g in (left, right) if g not in shown]  # wait for their block's place
+                     if g in shown and g not in turned],
+                   *[vanish(g.label, rate_func=at_once) for g in turned], run_time=run_time)
+        late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # wait for their block's place
     signs = VGroup()
     for before, after, sign in ((left, right, "·"), (right, result, "=")):
         mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"  # a "·" glyph is 3 px at 480p
@@ -280,9 +271,10 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     return signs, chosen
 
 
-def on_note(name: str) -> str:
-    """The line under the pieces' label, in B's label's place: what they lie on."""
-    return f"on {name}"
+def on_note(name: str, bench: bool = False) -> str:
+    """The line under the pieces' label, in B's label's place: what they lie
+    on, or (``bench``: the row and its products beside B) what they meet."""
+    return f"with a column of {name}" if bench else f"on {name}"
 
 
 def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
@@ -457,12 +449,13 @@ class MatmulMotion:
             piece.part_of, piece.value_range = None, value_range or own_range(values)
             side = arrangement.products_side
             # a strip (the row, one cell's products) is named without a shape: its cubes are there to count
+            on_bench = np.ndim(values) == 1
             label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values,
-                                note=on_note(right_label.tensor_name) if arrangement.slot == IN_PLACE else None)
+                                note=on_note(right_label.tensor_name, on_bench) if arrangement.slot == IN_PLACE
+                                else None)
             _, bottom, _, top = layout.screen_box([left, right, result])
             beyond = right_label.height + STACK_GAP if arrangement.slot == STACKED else 0.0  # B's label first
             # over (or under) the strip on the bench, reaching over B (the room kept for it), or over B
-            on_bench = np.ndim(values) == 1
             layout.beside([at or piece] if on_bench else [right], label, side, buff=LABEL_BUFF + beyond,
                           level=(top, bottom), hang=1 if on_bench else 0)
             area = layout.area()

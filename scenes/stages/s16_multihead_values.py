@@ -19,9 +19,9 @@ class MultiheadValues(MultiheadProjectionStage):
 
     def finish(self, result):
         """The heads side by side, head 0 large: not turned, a token in each column."""
-        self.step("heads")
         focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                     rows_are_tokens=False, columns_are_tokens=True)
+        self.step("heads")  # once the heads stand side by side (they go there from where they were formed)
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, a token in each column of every "
                  f"head, not transposed yet: stage 19 permutes it")
         self.wait(0.9)

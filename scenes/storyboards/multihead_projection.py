@@ -70,11 +70,12 @@ class MultiheadProjectionStage(StageScene):
         columns), then every head's slice turned: tokens on the rows."""
         final = self.trace[self.result_key]
         heads, rows, cols = result.grid_shape
-        self.step("heads")
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} "
                  f"slice per head, a token in each column")
+        # the heads go side by side from where they were formed: the step begins once they stand there
         shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                             rows_are_tokens=False, columns_are_tokens=True, room_for=(cols, rows))
+        self.step("heads")
         self.wait(1.0)
         self.step("turn")
         self.say(f"{self.transpose_code}: every head's slice turns about its diagonal, "
