@@ -355,12 +355,13 @@ class MatmulMotion:
     ``names`` = (left, right, result) as the code calls them; ``products``
     is ``(m, n, k)``; ``say`` puts a caption up; ``names_room`` and
     ``area``: see :func:`arrange_matmul`. A right operand of one column is
-    a vector (named as one: ``U[0] * x``).
+    a vector (named as one: ``U[0] * x``). ``result_scale_of``: whose colors
+    the result wears when they are not its own ("all heads").
     """
 
     def __init__(self, scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products,
                  *, names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
-                 speed: float = 1.0, names_room=None, area=None):
+                 speed: float = 1.0, names_room=None, area=None, result_scale_of: str | None = None):
         self.scene, self.layout, self.viewpoint, self.left, self.right = scene, layout, viewpoint, left, right
         self.say = say or (lambda text: None)
         self.view, self.cells, self.speed, self.names_room, self.area = view, cells, speed, names_room, area
@@ -371,7 +372,7 @@ class MatmulMotion:
         self.table = np.asarray(result_values, float).reshape(self.m, self.n)
         self.result = left.like(result_values, result_range,
                                 dims=(left.dims[0] or right.dims[0], left.dims[1], right.dims[2]))
-        layout.name(self.result, names[2])
+        layout.name(self.result, names[2], stacked=True if result_scale_of else None, scale_of=result_scale_of)
         self.products = np.asarray(products, float)
         left_name, right_name, _ = names
         m, n, k = self.m, self.n, self.k
@@ -705,7 +706,8 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
                                value_range=value_range, scale_of=result_of)]
     done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
                   result_range=value_range, say=say, speed=speed, names_room=room, cells=cells,
-                  names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)))
+                  names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)),
+                  result_scale_of=result_of)  # head 0's result says whose colors it wears, as every head's
     head = done.result
     if heads > 1:
         say(f"heads 1 to {heads - 1}: the same, each with its own slices, one after another")
