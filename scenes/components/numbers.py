@@ -55,7 +55,7 @@ def tick_values(value_range) -> tuple[str, str]:
     >>> tick_values((-0.0784, 0.0785)), tick_values((0.0, 17300.0)), tick_values((0.0, 0.0))
     (('−0.0784', '0.0785'), ('0', '17300'), ('0', '0'))
     >>> tick_values((1.41e-08, 6.36e+06)), tick_values((0.0003, 0.9997))
-    (('0', '6.36e+06'), ('0', '1'))
+    (('0', '6.36e+06'), ('0', '1.000'))
     """
     low, high = (float(v) for v in value_range)
     largest = max(abs(low), abs(high))
@@ -64,14 +64,12 @@ def tick_values(value_range) -> tuple[str, str]:
     if largest >= 1e5 or largest < 1e-4:
         return tuple("0" if abs(v) < 1e-3 * largest else shown_value(v) for v in (low, high))
     decimals = _decimals((low, high))
-    if 0 <= low and high <= 1:  # weights and other shares: to the thousandth ...
+    if 0 <= low and high <= 1:  # weights and other shares: to the thousandth
         decimals = max(decimals, 3)
     ends = [f"{v:.{decimals}f}" for v in (low, high)]
-    # ... an end that is 1 to that precision reads 1, whether exactly 1 or 0.9997: weights read 0 … 1 in
-    # every scene; counts (token ids 0 … 7) read as whole numbers
-    ends = ["1" if e == "1." + "0" * decimals else e for e in ends]
-    if all(v == round(v) for v in (low, high)) and largest >= 2:
-        ends = [f"{round(v)}" for v in (low, high)]
+    # an end that is a whole number (0 and 1 of weights, token ids) reads as one; torch.rand's 0.9997 stays
+    # 1.000, never 1 (its largest can only be below 1)
+    ends = [f"{round(v)}" if abs(v - round(v)) < 1e-12 else e for v, e in zip((low, high), ends)]
     return tuple("0" if float(e) == 0 else e.replace("-", "−") for e in ends)
 
 

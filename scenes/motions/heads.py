@@ -48,8 +48,22 @@ def head_tags(layout, slices, font_size: int = TEXT_SIZE, direction=UP, buff: fl
     tags = VGroup(*[note_text(text, theme, font_size=font_size, color=theme.muted) for text in texts])
     for tag, piece in zip(tags, slices):
         layout.beside([piece], tag, direction, buff=buff, view=FRONT)
+    if np.asarray(direction)[0] == 0 and len({t.count("\n") for t in texts}) == 1:
+        # one line of tags: on one baseline (a word without a descender sits as high as "you" or "help")
+        depth = descender_depth(theme, font_size)
+        for tag, text in zip(tags, texts):
+            if not set(text.split("\n")[-1]) & DESCENDERS:
+                tag.shift(UP * depth)
     layout.fixed(*tags)
     return tags
+
+
+DESCENDERS = set("gjpqy,;()[]")  # glyphs that reach below the baseline
+
+
+def descender_depth(theme, font_size: int = TEXT_SIZE) -> float:
+    """How far a descender reaches below the baseline, at ``font_size``."""
+    return note_text("xg", theme, font_size=font_size).height - note_text("x", theme, font_size=font_size).height
 
 
 TAG_GAP = 0.15  # between two head tags side by side

@@ -48,6 +48,7 @@ SLOT_OPACITY = 0.1  # a result cell not computed yet: an empty slot
 FORMING_OPACITY = 0.45  # the slot being filled
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
+BENCH_CLEAR = 0.22  # between the "·" and each strip on the bench (it read as touching at 0.12)
 BENCH_ROOM = 2.0  # between A and B: the "·" and, either side of it, A's row and a column of B, standing
 MULTIPLY_DOT = 0.07  # the "·" between A and B: a dot as heavy as the "=" (about 8 px across at 480p)
 LONG_PRODUCT = 22  # characters of a products' name written on one line
@@ -151,7 +152,8 @@ class Arrangement:
     named: in a slot of their own, on B's other side (``OPPOSITE``) or on
     B's side beyond B's name (``STACKED``), B keeping its name; or, where
     only that leaves the blocks a fair size, in B's label's place
-    (``IN_PLACE``), their label then saying what they lie on ("on Xᵀ")."""
+    (``IN_PLACE``): beyond B's name alone (no scale) while they stand on the
+    bench, and saying what they lie on ("on Xᵀ") once they cover B."""
 
     sides: tuple
     slot: str = "opposite"
@@ -169,10 +171,13 @@ STACK_GAP = 0.12  # between B's name and the pieces' label stacked beyond it
 IN_PLACE_GAIN = 1.15  # B gives its label's place only for blocks at least this much larger
 
 
-def _labels_for(arrangement: Arrangement, labels, products_room, name_height: float = 0.0, note=None):
+def _labels_for(arrangement: Arrangement, labels, products_room, name_height: float = 0.0, note=None,
+                plain_height: float = 0.0):
     """Per block, the labels to keep room for in this arrangement
     (``name_height``: of B's label, which the stacked pieces' label stands
-    beyond; ``note``: the line saying what the pieces lie on, in B's place)."""
+    beyond; ``note``: the line saying what the pieces lie on, in B's place;
+    ``plain_height``: of B's name alone, which the pieces on the bench stand
+    beyond in B's place)."""
     mine = []
     for n, (label, side) in enumerate(zip(labels, arrangement.sides)):
         stand_in = Rectangle(width=label.width, height=label.height)
@@ -180,7 +185,8 @@ def _labels_for(arrangement: Arrangement, labels, products_room, name_height: fl
         room = [stand_in]
         if n == 1 and products_room is not None:
             if arrangement.slot != OPPOSITE:
-                extra = name_height + STACK_GAP if arrangement.slot == STACKED else note.height + 0.1
+                extra = name_height + STACK_GAP if arrangement.slot == STACKED else max(
+                    note.height + 0.1, plain_height + STACK_GAP)
                 there = Rectangle(width=max(products_room.width, label.width, note.width if note else 0.0),
                                   height=max(products_room.height + extra, label.height))
                 there.side = side
@@ -218,12 +224,13 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     grids = (left, right, result)
     rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
     name_height = right.label.height  # the pieces' label, stacked, stands beyond B's whole label
-    note = note_text(on_note(right.label.tensor_name, bench=True), layout.theme)  # the longer of the two
+    plain_height = right.label[0].height  # ... or, in B's place, beyond B's name alone
+    note = note_text(on_note(right.label.tensor_name), layout.theme)
     best, chosen = {}, {}
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
         fitted = layout.row(*trial, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, bind=False, area=area,
-                            also=_labels_for(arrangement, rooms, products_room, name_height, note))
+                            also=_labels_for(arrangement, rooms, products_room, name_height, note, plain_height))
         # labels that clash: only if all do; a label over the neighbouring block (where it reads as that
         # block's name) only for blocks clearly larger, as within one arrangement (fit.STRICT_SHARE)
         pitch = trial[0].pitch * (1.0 if fitted.roomy else 0.01) * (1.0 if fitted.kept_off else STRICT_SHARE)
@@ -237,7 +244,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         target.label = grid.label
         grid.label.side = side
     layout.row(*targets, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, area=area,
-               also=_labels_for(chosen, rooms, products_room, name_height, note))
+               also=_labels_for(chosen, rooms, products_room, name_height, note, plain_height))
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     entering = not any(left is m for m in scene.mobjects)  # not on screen yet: shown in place, no move
@@ -271,10 +278,22 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     return signs, chosen
 
 
-def on_note(name: str, bench: bool = False) -> str:
-    """The line under the pieces' label, in B's label's place: what they lie
-    on, or (``bench``: the row and its products beside B) what they meet."""
-    return f"with a column of {name}" if bench else f"on {name}"
+def on_note(name: str) -> str:
+    """The line under the products' label, in B's label's place: what they lie on."""
+    return f"on {name}"
+
+
+def name_only(layout: Layout, grid: CubeGrid):
+    """``grid``'s label without its scale (its name and shape) where the
+    whole label stands, bound to ``grid``'s numbers; not shown."""
+    whole = grid.label
+    plain = whole.copy()
+    plain.remove(*plain.submobjects[1:])
+    plain.value_range = plain.scale_of = plain.note = None
+    grid.label = plain
+    layout.place(grid)
+    grid.label = whole
+    return plain
 
 
 def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
@@ -334,7 +353,7 @@ class _Bench:
         middle = world_at_screen(layout.camera, (sign.get_center()[0], (bottom + top) / 2), right.get_center())
         # the slots hug the "·", far from both blocks: the pair never reads as a row of A or a column of B
         gap = layout.screen_box([right])[0] - layout.screen_box([left])[2]
-        apart = min(MULTIPLY_DOT + 0.12 + right.pitch / 2, gap / 2 - right.pitch * 0.7)
+        apart = min(MULTIPLY_DOT + BENCH_CLEAR + right.pitch / 2, gap / 2 - right.pitch * 0.7)
         self.middle, self.apart = middle, apart
         self.across = right.axis_vectors()[0]
 
@@ -439,7 +458,9 @@ class MatmulMotion:
         lift = view_rotation(*view)[2] * right.pitch * 1.2  # toward the eye: in front of what it passes
         # B keeps its whole label (name and scale) while it is in sight; products laid over all of B
         # name the block in its stead (``covered``), and B's label comes back when they go
-        shown = {"products": None, "label": None, "covered": False}
+        shown = {"products": None, "label": None, "b": "whole"}
+        # in B's label's place (IN_PLACE), the pieces on the bench stand beyond B's name alone (no scale)
+        plain = name_only(layout, right) if arrangement.slot == IN_PLACE else None
 
         def products_label(piece, name, values, value_range=None, at=None):
             """``piece`` (to show ``values`` on their own scale, or on
@@ -451,11 +472,13 @@ class MatmulMotion:
             side = arrangement.products_side
             # a strip (the row, one cell's products) is named without a shape: its cubes are there to count
             on_bench = np.ndim(values) == 1
+            in_place = arrangement.slot == IN_PLACE
             label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values,
-                                note=on_note(right_label.tensor_name, on_bench) if arrangement.slot == IN_PLACE
-                                else None)
+                                note=on_note(right_label.tensor_name) if in_place and not on_bench else None)
             _, bottom, _, top = layout.screen_box([left, right, result])
-            beyond = right_label.height + STACK_GAP if arrangement.slot == STACKED else 0.0  # B's label first
+            # B's label first (its name alone, in its place, while the pieces stand on the bench)
+            beyond = (right_label.height + STACK_GAP if arrangement.slot == STACKED
+                      else plain.height + STACK_GAP if in_place and on_bench else 0.0)
             # over (or under) the strip on the bench, reaching over B (the room kept for it), or over B
             layout.beside([at or piece] if on_bench else [right], label, side, buff=LABEL_BUFF + beyond,
                           level=(top, bottom), hang=1 if on_bench else 0)
@@ -475,20 +498,22 @@ class MatmulMotion:
                 shown["products"] = shown["label"] = None
             return gone
 
-        def uncover(when=at_once) -> list:
-            """B's own label, back (if products had covered B and taken its place)."""
-            if not shown["covered"]:
+        def b_label(state: str, when=at_once) -> list:
+            """B's label as ``state`` says: "whole" (name and scale), "plain"
+            (its name alone, the pieces' label beyond it) or "none" (what lies
+            over all of B names the block in its stead)."""
+            now = shown["b"]
+            if now == state:
                 return []
-            shown["covered"] = False
-            right.label = right_label
-            return [appear(right_label, rate_func=when)]
+            shown["b"] = state
+            mobs = {"whole": right_label, "plain": plain, "none": None}
+            right.label = plain if state == "plain" else right_label
+            return ([vanish(mobs[now], rate_func=when)] if mobs[now] is not None else []) + (
+                [appear(mobs[state], rate_func=when)] if mobs[state] is not None else [])
 
-        def cover(when=at_once) -> list:
-            """B's label leaves: what lies over all of B is named in its stead."""
-            if shown["covered"]:
-                return []
-            shown["covered"] = True
-            return [vanish(right_label, rate_func=when)]
+        def uncover(when=at_once) -> list:
+            """B's own label, back."""
+            return b_label("whole", when)
 
         def unname(label):
             """The pieces' label goes at once; B's own label is back."""
@@ -502,10 +527,10 @@ class MatmulMotion:
             anims = [appear(label, rate_func=when)]
             if shown["label"] is not None:
                 anims.append(vanish(shown["label"], rate_func=when))
-            if arrangement.slot == IN_PLACE:  # in B's label's place: B's label leaves as they come
-                anims += cover(when)
-            elif covering is not None:
-                anims += cover(covering)
+            if covering is not None:
+                anims += b_label("none", covering)
+            elif arrangement.slot == IN_PLACE:  # beyond B's name, in B's label's place
+                anims += b_label("plain", when)
             return anims
 
         def multiply(piece, column, name, values, run_time):
@@ -551,8 +576,9 @@ class MatmulMotion:
                 # the row, named as A's row from the moment it leaves A, stands up in the bench's left slot
                 standing = piece.copy().rotate(-PI / 2, OUT)
                 standing.shift(bench.slot(-1) - standing.get_center())
+                # named half-way, once it stands nearer the bench than A (never over the column copy alone)
                 naming = take_place(products_label(piece, row_title(0), row_values, value_range=left.value_range,
-                                                   at=standing))
+                                                   at=standing), when=halfway)
                 scene.play(turn(piece, -PI / 2, OUT, shift=bench.slot(-1) - piece.get_center()), *to_bench,
                            *naming, run_time=0.3 * run_time)
                 shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
@@ -588,17 +614,21 @@ class MatmulMotion:
             values = products[i].T
             piece = right.like(values, own_range(values))
             piece.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
-            scene.play(*clear_products(), left.animate.highlight((0, i), DIM), right.animate.clear_highlight(),
+            scene.play(*clear_products(), *uncover(), left.animate.highlight((0, i), DIM),
+                       right.animate.clear_highlight(),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                        run_time=0.25 * run_time)
-            # the row times every column of B (the row broadcast), on B column by column, left to right,
-            # over B (in sight, named, until the last column is covered), on the products' own scale and
-            # named so from the start: one picture for every later row; then they name the one block in sight
+            # the row times every column of B (the row broadcast), on B column by column, left to right, on
+            # the products' own scale and named so from the start, in B's stead: B dims and its label leaves
+            # at the play's first frame (the columns still to come show a dark B, never B's own colors under
+            # the products' name): one picture for every later row
             label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)),
                                    values)
             piece.set_cell_opacity(0.0)
             scene.add(piece)
-            scene.play(reveal_columns(piece), *take_place(label, covering=at_end), run_time=0.45 * run_time)
+            scene.play(reveal_columns(piece), right.animate(rate_func=at_once).set_opacity(DIM),
+                       *take_place(label, covering=at_once),
+                       run_time=0.45 * run_time)
             shown["products"], shown["label"] = piece, label
             scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.3 * run_time)
 

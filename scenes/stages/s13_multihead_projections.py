@@ -1,24 +1,31 @@
-"""Stage 13: the multi-head projection tensors, the head axis in depth, pulled apart to count the heads;
-one head's slices rise out of all three decks together, head after head (opaque: nothing seen through)."""
+"""Stage 13: one projection matrix per head, stacked along a new first axis into a 3D block.
 
-from manim import DOWN, UP, VGroup
+Head 0's query, key and value matrices first, flat and large (stage 6's
+three matrices, once per head); then each next head's three matrices come
+in behind the last, one head at a time, counted, as the camera turns to see
+the head axis in depth: the three 3D blocks ``multihead_U_query`` …, head 0
+in front. Every slice is opaque; nothing is dimmed or seen through.
+"""
+
+import numpy as np
+from manim import DOWN, UP, Text
 
 from scenes.base import StageScene
-from scenes.components.fades import appear
-from scenes.components.labels import note_text, shape_text
+from scenes.components.fades import appear, at_once, swap, vanish
+from scenes.components.labels import NAME_SIZE, TEXT_FONT, shape_text
+from scenes.components.projection import FRONT
 from scenes.layout import Margins
 
 __all__ = ["MultiheadProjections"]
 
-APART = 4.0  # pitches between two head slices once pulled apart
-APART_VIEW = (-1.0, 0.35)  # from the right side: the gaps between the slices show, head 0 leftmost
-LIFT = 0.3  # of a deck's height: how far one head's slices rise out of their decks
+COUNTER_ROOM = 0.7  # above the blocks: the head counter
 
 
 class MultiheadProjections(StageScene):
     number = 13
     title = "Multi-head projection tensors"
-    summary = "three 3D blocks (9×17×16, 9×17×16, 9×18×16), heads in depth, pulled apart so the heads can be counted"
+    summary = ("one query, key and value matrix per head (head 0's flat first), stacked along a new first axis "
+               "into three 3D blocks 9×17×16, 9×17×16, 9×18×16, counted head by head")
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"
             "multihead_U_key = torch.rand(h, d_k, d)\nmultihead_U_value = torch.rand(h, d_v, d)")
     paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) in h = {heads} heads\n"
@@ -29,77 +36,69 @@ class MultiheadProjections(StageScene):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
         names = ("multihead_U_query", "multihead_U_key", "multihead_U_value")
         heads = self.cfg.heads
+        tensors = [self.trace[k] for k in keys]
+        # where the three blocks end, seen from the scene's view, room above for the counter
         blocks = [self.block(k, n, direction=DOWN, stacked=True) for k, n in zip(keys, names)]
-        self.layout.row(*blocks, gap=0.9, margins=Margins(top=0.5))
-        # room for the blocks pulled apart, seen from the side: each as deep as its heads with gaps between
-        rooms = [b.copy() for b in blocks]
-        for room, block in zip(rooms, blocks):
-            room.label = block.label
-            room.stretch(1 + (heads - 1) * (APART - 1) / max(heads, 1), 2)
-        # a plan (the labels stand level with the blocks until they move), with room above the decks for
-        # one head's slices risen out of them and the tags over those
-        rise = LIFT * max(r.height for r in rooms)
-        self.layout.row(*rooms, gap=0.9, margins=Margins(top=0.5 + rise, left=0.4, right=0.4), view=APART_VIEW,
-                        bind=False)
-        self.step("blocks")
-        if self.paper(self.cfg):
-            d = self.cfg.d
-            self.say(f"the paper: one {d}×{d} matrix W_Q cut into h = {heads} heads of {d}/{heads} = "
-                     f"{self.cfg.head_k} rows each")
-        else:
-            self.say(f"one projection matrix per head, stacked along a new first axis: h = {heads}")
-        self.play(*[appear(b) for b in blocks], *[appear(self.layout.place(b)) for b in blocks], run_time=1.0)
-        self.wait(0.8)
-
-        self.step("heads")
-        self.say(f"pulled apart along that axis: {heads} slices, one per head")
-        slices = [b.split(axis=0) for b in blocks]
-        for block, pieces in zip(blocks, slices):
-            self.remove(block)
-            self.add(*pieces)
-            for piece in pieces:
-                piece.part_of = block  # its label names them all
-        moves = []
-        for block, room, pieces in zip(blocks, rooms, slices):
-            target = block.copy().scale(room.pitch / block.pitch).move_to(room)
-            _, _, back = target.axis_vectors()
-            for h, (piece, there) in enumerate(zip(pieces, target.split(axis=0))):
-                there.shift(back * target.pitch * (APART - 1) * (h - (heads - 1) / 2))
-                moves.append(piece.animate.become(there))
-        for block in blocks:
-            block.label.row = rooms  # level with the pulled-apart row from now on
-        follow = [self.layout.follow(b, r, APART_VIEW) for b, r in zip(blocks, rooms)]
-        self.play(*moves, self.viewpoint.turn(*APART_VIEW), *follow, run_time=2.0)
-        lift = UP * LIFT * max(r.height for r in rooms)  # a head's slices rise this far out of their decks
-        tags = VGroup()
-        for deck in slices:  # "head 0" over the deck's front end, "head h-1" over its back end, clear of a rise
-            left, _, right, top = self.layout.screen_box(deck)
-            ends = [(0, left, 1)] + ([(heads - 1, right, -1)] if heads > 1 else [])
-            for h, x, way in ends:
-                tag = note_text(f"head {h}", self.theme, color=self.theme.muted)
-                tag.move_to([x + way * tag.width / 2, top + lift[1] + 0.12 + tag.height / 2, 0.0])
-                tags.add(tag)
-            if heads > 1 and tags[-1].get_left()[0] < tags[-2].get_right()[0] + 0.15:
-                tags.remove(tags[-1])  # a deck too narrow for both ends' tags keeps head 0's
-        self.layout.fixed(*tags)
-        self.play(appear(tags), run_time=0.4)
-        q, k, v = (self.trace[key].shape[1:] for key in keys)
-        self.say(f"each head has its own {shape_text(q)} query, {shape_text(k)} key "
-                 f"and {shape_text(v)} value matrix")
-        self.wait(1.2)
+        self.layout.row(*blocks, gap=0.9, margins=Margins(top=COUNTER_ROOM), view=self.view)
+        # head 0's three matrices, flat and face on, as large as the stage area allows
+        firsts = []
+        for block, name, values in zip(blocks, names, tensors):
+            first = block.like(values[0], block.value_range, dims=(None,) + tuple(block.dims[1:]))
+            self.layout.name(first, f"{name}[0]", DOWN, stacked=True,
+                             scale_of="all heads" if heads > 1 else None)
+            firsts.append(first)
+        self.viewpoint.look_from(FRONT)
+        self.layout.row(*firsts, gap=1.2, view=FRONT, margins=Margins(left=0.2, right=0.2), flip=True)
 
         self.step("head 0")
-        # one head's slices rise together out of the three decks, opaque: nothing seen through anything
-        self.say("head 0 uses slice 0 of all three: multihead_U_query[0], multihead_U_key[0], multihead_U_value[0]")
-        self.play(*[pieces[0].animate.shift(lift) for pieces in slices], run_time=0.8)
-        if heads == 1:  # the scene's closing hold follows: no still stretch over 2 s
-            self.wait(0.8)
-            return
-        self.wait(1.2)
-        self.say(f"heads 1 to {heads - 1}: each its own slice of all three")
-        for h in range(1, heads):  # one head's slices up at a time, walking through the heads
-            self.play(*[pieces[h - 1].animate.shift(-lift) for pieces in slices],
-                      *[pieces[h].animate.shift(lift) for pieces in slices], run_time=0.5)
-        self.say(f"head h computes with slice h of each: multihead_U_query[h], multihead_U_key[h], "
-                 f"multihead_U_value[h]; stages 14 to 16 show how")
+        if self.paper(self.cfg):
+            d = self.cfg.d
+            self.say(f"the paper: W_Q ({d}×{d}) cut into h = {heads} heads of {d}/{heads} = {self.cfg.head_k} "
+                     f"rows; head 0's query, key and value matrices")
+        else:
+            q, k, v = (t.shape[1:] for t in tensors)
+            self.say(f"head 0's own query, key and value matrices ({shape_text(q)}, {shape_text(k)}, "
+                     f"{shape_text(v)}), as stage 6's")
+        self.play(*map(appear, firsts), *[appear(self.layout.place(f)) for f in firsts], run_time=1.0)
         self.wait(1.0)
+
+        self.step("stack")
+        self.say(f"one such matrix per head, stacked along a new first axis, head 0 in front: h = {heads}")
+        # head 0's matrices go to the front faces of their blocks as the camera turns to see depth
+        # (their labels leave at once: gliding down with the turn they would cross the caption)
+        fronts = [block.split(axis=0)[0] for block in blocks]
+        self.play(*[f.animate.become(t) for f, t in zip(firsts, fronts)], self.viewpoint.turn(*self.view),
+                  *[vanish(f.label, rate_func=at_once) for f in firsts], run_time=1.4)
+        # from now on each stack is named as the tensor it becomes, its slices parts of it
+        for first, block in zip(firsts, blocks):
+            first.part_of = block
+        counter = self.counter(1, blocks)
+        self.play(*[appear(self.layout.place(block), rate_func=at_once) for block in blocks],
+                  appear(counter, rate_func=at_once), run_time=0.4)
+        shown = [[f] for f in firsts]
+        for h in range(1, heads):  # each next head's three matrices come in behind the last
+            slices = [block.split(axis=0)[h] for block in blocks]
+            for piece, deck, block in zip(slices, shown, blocks):
+                piece.part_of = block
+                deck.append(piece)
+            new = self.counter(h + 1, blocks)
+            self.play(*[appear(p) for p in slices], *swap(counter, new), run_time=max(0.3, 0.8 * 0.8 ** h))
+            counter = new
+        for deck, block in zip(shown, blocks):  # the stacks are the three tensors now: one block each
+            self.remove(*deck)
+            self.add(block)
+        self.play(vanish(counter, rate_func=at_once), run_time=0.3)
+        q, k, v = (t.shape for t in tensors)
+        self.say(f"{names[0]} {shape_text(q)}, {names[1]} {shape_text(k)}, {names[2]} {shape_text(v)}: "
+                 f"slice h is head h's matrix")
+        self.wait(1.4)
+
+    def counter(self, count: int, blocks) -> Text:
+        """"h heads" over the blocks, pinned to the screen; not shown."""
+        text = Text(f"{count} head{'s' if count > 1 else ''}", font=TEXT_FONT, font_size=NAME_SIZE,
+                    color=self.theme.accent)
+        _, _, _, top = self.layout.screen_box(blocks, self.view)
+        area = self.layout.area()
+        text.move_to([area.center[0], min(area.top - text.height / 2, top + 0.15 + text.height / 2), 0.0])
+        self.layout.fixed(text)
+        return text
