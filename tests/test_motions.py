@@ -22,7 +22,7 @@ from scenes.motions.matmul import batched_matmul, matmul
 from scenes.motions.turns import transpose_turn, turn
 from scenes.motions.vectors import beside_matrix, matrix_vector
 from scenes.screen import name_faults
-from scenes.components.projection import project, view_rotation
+from scenes.components.projection import project
 from tensors import AttentionConfig, compute_trace, matmul_products
 
 SIZE = {"pixel_width": 160, "pixel_height": 90}
@@ -293,7 +293,8 @@ def test_a_batched_matmul_does_head_0_then_each_head_in_turn(tmp_path, heads):
 
         watching(scene, record)
         seen["block"] = batched_matmul(scene, scene.layout, scene.viewpoint, left, right, result_values,
-                                       matmul_products(left_values[0], right_values[0]), names=("A", "B", "C"))
+                                       matmul_products(left_values[0], right_values[0]),
+                                       names=("A", "B", "C")).block
 
     play(tmp_path, storyboard)
     block = seen["block"]

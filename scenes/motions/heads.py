@@ -9,7 +9,7 @@ import numpy as np
 from manim import DOWN, PI, RIGHT, UP, Create, LaggedStart, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import appear, at_once, swap, vanish
+from ..components.fades import appear, at_once, soon, swap, vanish
 from ..components.labels import TEXT_SIZE, note_text
 from ..components.projection import FRONT
 from ..layout import LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
@@ -112,7 +112,7 @@ def _axes_words(layout, grid, words, rows: bool, columns: bool) -> list:
 
 def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: float = 2.0, area=None,
                 rows_are_tokens: bool = True, columns_are_tokens: bool = True, room_for=None,
-                roles=None) -> FocusHeads:
+                roles=None, leaving=()) -> FocusHeads:
     """Split a (h, r, c) block into its heads: head 0 goes left, large,
     with the tokens' words on its rows and/or columns (where they are
     tokens) and the label ``name[0]``; heads 1..h-1 go right, small, in a
@@ -120,7 +120,8 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     one to read). Front view. ``room_for``: the (rows, columns) every slice
     must have room for as well (what a turn makes of it). ``roles``: what
     each head looks at (:func:`role_lines`), under its tag and under head 0's
-    label."""
+    label. ``leaving``: what else is on screen and goes as the heads move
+    (blocks fade soon, texts at once)."""
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
@@ -169,7 +170,10 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             there = s.copy().scale(t.pitch / s.pitch)
             there.align_cell((0, 0, 0), t.cell_center(0, 0))
             targets.append(there)
-    scene.play(viewpoint.turn(*FRONT), LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)],
+    if before is not None and not any(before is m for m in scene.mobjects):
+        scene.add(before)  # named from the move's first frame (it takes the place of what leaves)
+    gone = [vanish(m, rate_func=soon) if isinstance(m, CubeGrid) else vanish(m, rate_func=at_once) for m in leaving]
+    scene.play(*gone, viewpoint.turn(*FRONT), LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)],
                                                    lag_ratio=0.06), run_time=run_time)
     shown = [layout.place(focus)]
     on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)

@@ -24,14 +24,14 @@ blocks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
 from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, at_end, at_once, halfway, swap, vanish
+from ..components.fades import InPlace, appear, at_once, halfway, soon, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
 from ..components.projection import FRONT, view_rotation, world_at_screen
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
@@ -39,7 +39,7 @@ from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
 from .turns import turn
 
-__all__ = ["Matmul", "MatmulMotion", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns",
+__all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns",
            "head_slice",
            "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
@@ -676,6 +676,16 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     return motion.fill()
 
 
+@dataclass
+class BatchedMatmul:
+    """What :func:`batched_matmul` leaves: the 3D result (labelled) and, when
+    not stacked, what is still on screen from the matmul and should leave
+    with the next move (``leaving``: the operands, their labels, the signs)."""
+
+    block: CubeGrid
+    leaving: list = field(default_factory=list)
+
+
 def head_slice(name: str, h: int) -> str:
     """Head ``h``'s slice of the tensor ``name``, as PyTorch indexes it: ``name[h]``."""
     return f"{name}[{h}]"
@@ -684,7 +694,7 @@ def head_slice(name: str, h: int) -> str:
 def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
                    products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
                    view=None, slice_names=None, scales_of=None, cells: int | None = None,
-                   stack: bool = True) -> CubeGrid:
+                   stack: bool = True) -> "BatchedMatmul":
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
     ``left`` (h×m×k) and ``right`` (h×k×n), labelled, are on screen. Head 0's
@@ -700,8 +710,9 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     row 0, how many are formed one by one (see :class:`MatmulMotion`: a
     stage that repeats an earlier matmul shows fewer); ``stack``: the
     heads' results stack into one block filling the stage area (else they
-    stay where they were formed, named as one tensor, for the caller to
-    take apart). Returns the 3D result
+    stay where they were formed, under head h's label, for the caller to
+    take apart, the operands with them: :class:`BatchedMatmul`'s
+    ``leaving``). Returns the 3D result
     block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
@@ -766,23 +777,21 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     scene.remove(head)
     scene.add(block)
     texts = [left0.label, right0.label, done.signs, head.label]  # they go at once: no text slides with the turn
-    if not stack:  # the heads' results stay where they were formed, named as one tensor, for what comes next
-        layout.place(block)
-        scene.play(vanish(left0), vanish(right0), *[vanish(t, rate_func=at_once) for t in texts],
-                   appear(block.label, rate_func=at_once), run_time=0.5)
-        return block
+    if not stack:  # the heads' results stay where they were formed; the operands leave with the next move
+        layout.place(block)  # its label, not shown yet: it takes head h's at the next move's first frame
+        return BatchedMatmul(block, [left0, right0, *texts])
     # the heads stack into one block, which grows to fill the stage area as the camera turns to see its
     # depth; named from its first frame, its label gliding with it
     target = layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1), view=view or FRONT)
     layout.place(block)
     if heads > 1:
         say(f"the {heads} heads' results stacked: {result_name}, {shape_text(result_values.shape)}")
-    scene.play(vanish(left0, rate_func=_soon), vanish(right0, rate_func=_soon),
+    scene.play(vanish(left0, rate_func=soon), vanish(right0, rate_func=soon),
                *[vanish(t, rate_func=at_once) for t in texts], appear(block.label, rate_func=at_once),
                layout.follow(block, target, view or FRONT),
                block.animate.become(target), *([viewpoint.turn(*view)] if view else []), run_time=1.0)
     layout.beside([block], block.label, DOWN, buff=LABEL_BUFF)
-    return block
+    return BatchedMatmul(block)
 
 
 def reveal_columns(grid: CubeGrid) -> InPlace:
@@ -794,11 +803,6 @@ def reveal_columns(grid: CubeGrid) -> InPlace:
             block.set_cell_opacity(float(np.clip(alpha * columns - c, 0.0, 1.0)), (0, slice(None), c))
 
     return InPlace(grid, update)
-
-
-def _soon(t: float) -> float:
-    """A fade done in the first quarter of its play (an operand gone before the camera has turned far)."""
-    return min(1.0, 4.0 * t)
 
 
 def fill_rows(grid: CubeGrid) -> InPlace:

@@ -1,14 +1,18 @@
-"""Turns: a block turning rigidly, a transpose as a half turn about the diagonal, a permute per head."""
+"""Turns: a block turning rigidly, a transpose as a half turn about the diagonal, a permute per head,
+and the closing shot that keeps a turn in view (the block before it beside the block after it)."""
 
 from __future__ import annotations
 
 import numpy as np
-from manim import PI, DashedLine, Mobject
+from manim import DOWN, ORIGIN, PI, RIGHT, Arrow, DashedLine, Mobject, Text, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, swap, vanish
+from ..components.fades import InPlace, appear, at_once, swap, vanish
+from ..components.labels import TEXT_FONT, TEXT_SIZE
+from ..components.projection import FRONT
+from ..layout import Margins
 
-__all__ = ["turn", "transpose_turn", "permute_last_two", "diagonal"]
+__all__ = ["turn", "transpose_turn", "permute_last_two", "diagonal", "before_and_after", "MAX_GROWTH"]
 
 
 def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: float = 1.0,
@@ -95,3 +99,58 @@ def diagonal(grid: CubeGrid, color) -> DashedLine:
     reach = (min(grid.grid_shape[1:]) - 1) * grid.pitch * np.sqrt(2)
     return DashedLine(corner - direction * grid.pitch, corner + direction * (reach + grid.pitch),
                       color=color, stroke_width=3)
+
+
+MAX_GROWTH = 2.5  # the turned block's cubes at most this much larger than the block before the turn
+
+
+def turn_sign(theme, code: str, font_size: int = TEXT_SIZE, bold: bool = False) -> VGroup:
+    """The turn's code over an arrow (``.T →``), for the space between the blocks before and after it."""
+    text = Text(code, font=TEXT_FONT, font_size=font_size, weight="BOLD" if bold else "NORMAL", color=theme.ink)
+    return VGroup(text, Arrow(ORIGIN, RIGHT * 0.7, buff=0, color=theme.ink)).arrange(DOWN, buff=0.05)
+
+
+def before_and_after(scene, layout, viewpoint, result, before, before_name: str, before_dims, words, sign: Mobject,
+                     leaving=(), say=None) -> None:
+    """The closing shot that keeps a turn in view: ``result`` (labelled, on
+    screen, a token in each row) goes right, drawn large enough for every
+    row's word; beside it, left, the block ``before`` the turn (named
+    ``before_name``, on the result's colors: one legend for both; a token in
+    each column, the first one's word over it), ``sign`` (the turn's code
+    on an arrow) between them; column 0 of one and row 0 of the other framed
+    alike. ``leaving``: texts that go at once as the result moves (its own
+    label among them: it comes back where the result stands); ``say``: a
+    caption said once both blocks are named."""
+    from .matmul import frame_around  # the matmul's frames, drawn tighter and heavier here
+
+    twin = result.like(before, result.value_range, dims=before_dims)
+    layout.name(twin, before_name, DOWN, scale=False)
+    goal = result.copy()
+    goal.label = result.label
+    room = layout.word_room(words)
+    gap = room + max(1.0, sign.width + 0.3)
+    for _ in range(3):  # the result drawn larger where its rows need it for every word (the row keeps the ratio)
+        layout.row(twin, goal, gap=gap, view=FRONT, bind=False,
+                   margins=Margins(top=layout.word_room(words[:1], columns=True)))
+        grow = 1.0 / layout.row_text_scale(goal, TEXT_SIZE, view=FRONT)  # as it will be seen
+        if grow < 1.0 + 1e-3 or goal.pitch * grow > twin.pitch * MAX_GROWTH:
+            break
+        goal.scale(grow * 1.02)
+    twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
+    scene.play(*[vanish(m, rate_func=at_once) for m in leaving], viewpoint.turn(*FRONT),
+               result.animate.become(goal), run_time=1.0)
+    layout.place(twin)
+    layout.place(result)
+    between = layout.screen_box([result])[0] - layout.screen_box([twin])[2]
+    layout.beside([twin], sign, RIGHT, buff=(between - room - sign.width) / 2)
+    layout.upright(sign)
+    scene.play(appear(twin), appear(twin.label), appear(result.label), appear(sign), run_time=0.6)
+    columns = layout.column_words(twin, words[:1])  # over the framed column: the token it is
+    rows = layout.word_labels(result, words)
+    if say is not None:
+        say()
+    scene.play(appear(columns), appear(rows))
+    frames = [frame_around(layout, twin, (0, slice(None), 0), pad=0.12, stroke=3),
+              frame_around(layout, result, (0, 0), pad=0.12, stroke=3)]
+    scene.play(*[appear(f) for f in frames], run_time=0.6)
+    scene.wait(1.0)

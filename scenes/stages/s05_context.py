@@ -13,7 +13,7 @@ class ContextVectors(MatmulStage):
     title = "Context vectors Z = α · X"
     summary = "matmul α (8×8) · X (8×16): each row of Z is a weighted mix of the token rows of X"
     code = "context_vectors = torch.matmul(attention_weights, embedded_sentence)"
-    formula_tex = r"z^{(i)} = \sum_j \alpha_{ij}\, x^{(j)}"
+    formula_tex = r"z^{(i)} = \textstyle\sum_j \alpha_{ij}\, x^{(j)}"  # inline sum: no tall limits to scale down
     left_key, right_key, result_key = "s04_attention_weights", "s02_embedded_sentence", "s05_context_vectors"
     names = ("α", "X", "Z")
     intro = "the attention weights α ({left}) and the embeddings X ({right})"

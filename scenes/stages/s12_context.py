@@ -10,7 +10,7 @@ class ScaledContext(MatmulStage):
     title = "Context vectors Z′ = α′ · V"
     summary = "matmul α′ (8×8) · V (8×18) = 8×18 context vectors Z′; compare with Z of stage 5"
     code = "context_vectors = attention_weights.matmul(values)"
-    formula_tex = r"z'^{(i)} = \sum_j \alpha'_{ij}\, v^{(j)}"
+    formula_tex = r"z'^{(i)} = \textstyle\sum_j \alpha'_{ij}\, v^{(j)}"  # inline sum: no tall limits to scale down
     left_key, right_key, result_key = "s11_attention_weights", "s09_values", "s12_context_vectors"
     names = ("α′", "V", "Z′")
     intro = "the attention weights α′ ({left}) and the values V ({right})"

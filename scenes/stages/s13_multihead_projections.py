@@ -7,8 +7,7 @@ the head axis in depth: the three 3D blocks ``multihead_U_query`` …, head 0
 in front. Every slice is opaque; nothing is dimmed or seen through.
 """
 
-import numpy as np
-from manim import DOWN, UP, Text
+from manim import DOWN, Text
 
 from scenes.base import StageScene
 from scenes.components.fades import appear, at_once, swap, vanish
@@ -91,7 +90,7 @@ class MultiheadProjections(StageScene):
         q, k, v = (t.shape for t in tensors)
         self.say(f"{names[0]} {shape_text(q)}, {names[1]} {shape_text(k)}, {names[2]} {shape_text(v)}: "
                  f"slice h is head h's matrix")
-        self.wait(1.4)
+        self.wait(0.9)  # the scene's closing hold follows: no still stretch over 2 s
 
     def counter(self, count: int, blocks) -> Text:
         """"h heads" over the blocks, pinned to the screen; not shown."""

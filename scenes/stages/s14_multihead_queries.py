@@ -15,3 +15,4 @@ class MultiheadQueries(MultiheadProjectionStage):
         "s13_multihead_U_query", "s14_multihead_queries_before_swap", "s14_multihead_queries")
     weight_name, result_name, transpose_code = "multihead_U_query", "multihead_queries", "swapaxes(1, 2)"
     single = ("U_query", 7)
+    turn_code = "swapaxes(1, 2)"

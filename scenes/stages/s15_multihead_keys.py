@@ -16,3 +16,4 @@ class MultiheadKeys(MultiheadProjectionStage):
     weight_name, result_name = "multihead_U_key", "multihead_keys"
     transpose_code = "permute(0, 2, 1), stage 14's swapaxes(1, 2) in other words"
     first_of, speed, cells = "14", 2.0, 1
+    turn_code = "permute(0, 2, 1)"

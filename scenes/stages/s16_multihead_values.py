@@ -17,10 +17,10 @@ class MultiheadValues(MultiheadProjectionStage):
     weight_name, result_name = "multihead_U_value", "multihead_values"
     first_of, speed, cells = "14", 2.0, 1
 
-    def finish(self, result):
+    def finish(self, result, leaving):
         """The heads side by side, head 0 large: not turned, a token in each column."""
         focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
-                    rows_are_tokens=False, columns_are_tokens=True)
+                    rows_are_tokens=False, columns_are_tokens=True, leaving=leaving)
         self.step("heads")  # once the heads stand side by side (they go there from where they were formed)
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, a token in each column of every "
                  f"head, not transposed yet: stage 19 permutes it")

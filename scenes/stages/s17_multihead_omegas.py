@@ -36,7 +36,7 @@ class MultiheadOmegas(StageScene):
                                 names=("multihead_queries", "multihead_keys.swapaxes(1, 2)", "multihead_omegas"),
                                 say=self.say, view=self.view, cells=2,  # stage 10's matmul again, per head
                                 # head h's slice of keys.swapaxes(1, 2) is keys[h] transposed: written so, shorter
-                                slice_names=(head_slice, lambda name, h: f"multihead_keys[{h}].T", head_slice))
+                                slice_names=(head_slice, lambda name, h: f"multihead_keys[{h}].T", head_slice)).block
 
         self.step("heads")
         self.say("every head's scores side by side: head 0 large, with its words")

@@ -7,14 +7,14 @@ the weights. Head 0 is large with its words; head 0's row 0 is written out.
 """
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT
+from manim import DOWN, LEFT
 
 from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text
 from scenes.motions.heads import focus_heads, role_lines
-from scenes.layout import LABEL_BUFF, Margins
+from scenes.layout import Margins
 from scenes.motions.softmax import bench_between, mask_later_tokens, soften_rows
 
 __all__ = ["MultiheadSoftmax"]

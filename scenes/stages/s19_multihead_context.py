@@ -59,7 +59,7 @@ class MultiheadContext(StageScene):
         result = batched_matmul(self, self.layout, self.viewpoint, w, v, context,
                                 matmul_products(weights[0], permuted[0]),
                                 names=(w_name, v_name, "multihead_context_vectors"), say=self.say,
-                                view=self.view, cells=2)  # stage 12's matmul again, per head
+                                view=self.view, cells=2).block  # stage 12's matmul again, per head
         self.step("heads")
         self.say(f"one {shape_text(context.shape[1:])} context matrix per head: "
                  f"row i mixes the values by token i's weights")

@@ -91,7 +91,7 @@ class LinearProjection(StageScene):
                                 names=("multihead_flattened", "W.T", "part"), say=self.say, view=self.view,
                                 slice_names=(lambda n, h: _columns(n, h, head_v), lambda n, h: _rows(n, h, head_v),
                                              lambda n, h: f"{n}[{h}]"),
-                                scales_of=("all heads", "all of W", "all parts"), cells=3)  # of 18
+                                scales_of=("all heads", "all of W", "all parts"), cells=3).block  # of 18
 
         self.step("sum")
         self.add_up(result, partials, before)

@@ -11,6 +11,7 @@ from scenes.layout import Margins, ghost
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul
 from scenes.motions.heads import focus_heads, turn_heads
+from scenes.motions.turns import before_and_after, turn_sign
 
 __all__ = ["MultiheadProjectionStage"]
 
@@ -22,6 +23,7 @@ class MultiheadProjectionStage(StageScene):
     weight_name = result_name = transpose_code = ""  # ... and what the picture calls them
     first_of = ""  # the stage whose storyboard this one repeats ("" for the first)
     single = ("", 0)  # the single-head matrix each head's slice stands for, and its stage
+    turn_code = ""  # the turn on the closing shot's arrow ("swapaxes(1, 2)"); none: no turn
     speed = 1.4
     cells = 2  # of head 0's row 0 formed one by one: stage 7's matmul again (the repeats of 14 show one)
     view = (0.5, 0.3)
@@ -58,30 +60,48 @@ class MultiheadProjectionStage(StageScene):
 
         self.step("matmul per head")
         self.play(vanish(copied.counter), run_time=0.3)
-        result = batched_matmul(self, self.layout, self.viewpoint, weight, stack, before,
-                                matmul_products(weight.values[0], stack.values[0]),
-                                names=(self.weight_name, "Xᵀ", self.result_name), say=self.say,
-                                speed=self.speed, view=self.view, cells=self.cells,
-                                stack=False)  # the heads go side by side next: no stacked shot between
-        self.finish(result)
+        done = batched_matmul(self, self.layout, self.viewpoint, weight, stack, before,
+                              matmul_products(weight.values[0], stack.values[0]),
+                              names=(self.weight_name, "Xᵀ", self.result_name), say=self.say,
+                              speed=self.speed, view=self.view, cells=self.cells,
+                              stack=False)  # the heads go side by side next: no stacked shot between
+        self.finish(done.block, done.leaving)
 
-    def finish(self, result):
+    def finish(self, result, leaving):
         """The heads side by side (head 0 large, with the tokens on its
-        columns), then every head's slice turned: tokens on the rows."""
+        columns; ``leaving``, the matmul's operands, go as they move), then
+        every head's slice turned: tokens on the rows."""
         final = self.trace[self.result_key]
         heads, rows, cols = result.grid_shape
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} "
                  f"slice per head, a token in each column")
         # the heads go side by side from where they were formed: the step begins once they stand there
         shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
-                            rows_are_tokens=False, columns_are_tokens=True, room_for=(cols, rows))
+                            rows_are_tokens=False, columns_are_tokens=True, room_for=(cols, rows), leaving=leaving)
         self.step("heads")
         self.wait(1.0)
         self.step("turn")
         self.say(f"{self.transpose_code}: every head's slice turns about its diagonal, "
                  f"{shape_text((rows, cols))} → {shape_text(final.shape[1:])}")
-        turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.6 / self.speed,
-                   axis_color=self.theme.accent)
+        turned = turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.6 / self.speed,
+                            axis_color=self.theme.accent)
         every = "every head" if final.shape[0] > 1 else "the one head"
         self.say(f"{self.result_name}: {shape_text(final.shape)}; in {every}, row i is token i")
-        self.wait(1.0)
+        self.wait(0.8)
+        self.step("head 0 turned")
+        self.say(f"head 0 before and after {self.turn_code}: column i becomes row i"
+                 + (", in every head alike" if final.shape[0] > 1 else ""))
+        self.before_and_after(turned, self.trace[self.before_key][0])
+
+    def before_and_after(self, shown, before):
+        """The closing shot that keeps the turn in view, as stage 7's does
+        (:func:`~scenes.motions.turns.before_and_after`): head 0 before it and
+        after it, in the whole stage area (the other heads, turned alike, go)."""
+        focus = shown.focus
+        focus.label.within = None
+        leaving = [*shown.words, *shown.others, shown.tags, focus.label] + (
+            [shown.others_label] if shown.others_label is not None else [])
+        depth, rows, cols = focus.dims
+        before_and_after(self, self.layout, self.viewpoint, focus, before, f"{self.weight_name}[0]·Xᵀ",
+                         (depth, cols, rows), self.cfg.sentence, turn_sign(self.theme, self.turn_code),
+                         leaving=leaving)
