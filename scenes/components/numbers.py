@@ -1,6 +1,6 @@
 """Numbers as the screen shows them: one formatter for bars, notes and captions.
 
-Three significant digits, an exponent only outside 0.001 .. 99 999, a true
+Three significant digits, a power of ten only outside 0.0001 .. 99 999, a true
 minus sign; a negative factor of a product in brackets. Captions that write
 a cell's arithmetic or a softmax row use the same digits as the color bar.
 
@@ -20,16 +20,26 @@ __all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors",
 
 
 def format_value(value: float) -> str:
-    """Three significant digits; an exponent only outside 0.001 .. 99 999.
+    """Three significant digits, written out from 0.0001 to 99 999 (17500,
+    0.000324: a reader compares them without decoding an exponent); a power
+    of ten outside that.
 
-    >>> [format_value(v) for v in (2.247, -6.159, 0.006069, 24.67, 7.348e-4, 0.0, 1234.5)]
-    ['2.25', '-6.16', '0.00607', '24.7', '7.35e-04', '0', '1.23e+03']
+    >>> [format_value(v) for v in (2.247, -6.159, 0.006069, 24.67, 7.348e-4, 0.0, 1234.5, 17486.0)]
+    ['2.25', '-6.16', '0.00607', '24.7', '0.000735', '0', '1230', '17500']
+    >>> format_value(3.24e-6), format_value(-6.36e6)
+    ('3.24×10⁻⁶', '-6.36×10⁶')
     """
     if value == 0:
         return "0"
-    if 1e-3 <= abs(value) < 1e3:
+    if 1e-4 <= abs(value) < 1e3:
         return f"{value:.3g}"
-    return f"{value:.2e}"
+    if 1e3 <= abs(value) < 1e5:
+        return f"{float(f'{value:.3g}'):.0f}"
+    mantissa, exponent = f"{value:.2e}".split("e")
+    return f"{mantissa}×10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def shown_value(value: float) -> str:
@@ -55,7 +65,7 @@ def tick_values(value_range) -> tuple[str, str]:
     >>> tick_values((-0.0784, 0.0785)), tick_values((0.0, 17300.0)), tick_values((0.0, 0.0))
     (('−0.0784', '0.0785'), ('0', '17300'), ('0', '0'))
     >>> tick_values((1.41e-08, 6.36e+06)), tick_values((0.0003, 0.9997))
-    (('0', '6.36e+06'), ('0', '1.000'))
+    (('0', '6.36×10⁶'), ('0', '1.000'))
     """
     low, high = (float(v) for v in value_range)
     largest = max(abs(low), abs(high))

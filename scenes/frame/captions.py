@@ -87,7 +87,7 @@ class Captions:
             return
         words = text.split(" ")
         lines = None
-        for cut in sorted(range(1, len(words)), key=lambda c: abs(len(" ".join(words[:c])) - len(text) / 2)):
+        for cut in sorted(range(1, len(words)), key=lambda c: _break_cost(words, c)):
             wrapped = note_text(" ".join(words[:cut]) + "\n" + " ".join(words[cut:]), self.theme,
                                 font_size=CAPTION_SIZE, color=caption.color)
             if wrapped.width * CAPTION_SHRINK <= room:
@@ -111,3 +111,39 @@ class Captions:
         times = [t for t, _ in self.said] + [end]
         for (start, text), stop in zip(self.said, times[1:]):
             self.scene.add_subcaption(text, duration=max(stop - start, 0.1), offset=start - end)
+
+
+# words a line does not end on: each leads into the word after it ("column / 0", "of / Xᵀ")
+_LEADING = {"a", "an", "the", "of", "to", "on", "in", "by", "at", "for", "from", "with", "into", "onto", "toward",
+            "is", "are", "row", "rows", "column", "columns", "head", "heads", "cell", "token", "stage", "slice",
+            "and", "or", "its", "each", "every", "one", "no", "not", "than", "as"}
+_PAUSES = (":", ";", ",", "—", ")")
+
+
+def _break_cost(words: list[str], cut: int) -> float:
+    """How badly ``words`` read broken into two lines before ``words[cut]``:
+    the lines' imbalance (0 … 0.5 of the whole), less where the first line
+    ends on a pause (a colon, a comma), more where it ends on a word that
+    leads into the next, or the second starts with a number, a symbol or
+    a word too short to stand at a line's head ("column 0 of / Xᵀ").
+
+    >>> def first_line(text):
+    ...     words = text.split(" ")
+    ...     return " ".join(words[:min(range(1, len(words)), key=lambda c: _break_cost(words, c))])
+    >>> first_line("the products of row 0 of X and column 0 of Xᵀ: 16 of them")
+    'the products of row 0 of X'
+    >>> first_line("row 0 of U_query meets column 0 of Xᵀ")
+    'row 0 of U_query'
+    >>> first_line("2 of 8 here, 7 of 8 without ÷√17")
+    '2 of 8 here,'
+    """
+    first, second = " ".join(words[:cut]), " ".join(words[cut:])
+    cost = abs(len(first) - len(second)) / (2 * (len(first) + len(second) + 1))
+    last, head = words[cut - 1], words[cut]
+    if last.endswith(_PAUSES) or head in ("—", "=") or head.startswith("("):
+        return cost - 0.2  # after a pause, a number may start the line ("2 of 8 here, / 7 of 8 …")
+    if last.lower() in _LEADING:
+        cost += 0.3
+    if len(head.strip("(),.;:")) <= 2 or head.strip("(),.;:'").replace(".", "").replace("−", "").isdigit():
+        cost += 0.3
+    return cost
