@@ -26,11 +26,13 @@ def format_value(value: float) -> str:
 
     >>> [format_value(v) for v in (2.247, -6.159, 0.006069, 24.67, 7.348e-4, 0.0, 1234.5, 17486.0)]
     ['2.25', '-6.16', '0.00607', '24.7', '0.000735', '0', '1230', '17500']
-    >>> format_value(3.24e-6), format_value(-6.36e6)
-    ('3.24×10⁻⁶', '-6.36×10⁶')
+    >>> format_value(3.24e-6), format_value(-6.36e6), format_value(float("-inf"))
+    ('3.24×10⁻⁶', '-6.36×10⁶', '-inf')
     """
     if value == 0:
         return "0"
+    if not np.isfinite(value):  # a masked score's −inf, as the code writes it
+        return f"{value}"
     if 1e-4 <= abs(value) < 1e3:
         return f"{value:.3g}"
     if 1e3 <= abs(value) < 1e5:
