@@ -10,16 +10,17 @@ column 0 of B comes out of B to stand right of it (B stays whole, its
 column framed): the pair side by side, both in sight, far from both
 blocks. The column slides onto the row and the pair becomes its k
 products, on their own color scale (smallest purple, largest red, as
-every tensor), named as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); their
-sum, one cube on C's colors, flies into C[0, 0] level with C's row 0,
-over no sign. The next columns come out of B one at a time, faster, to
+every tensor), named as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); they
+close up into the first one's place (the sum, seen: :func:`fold`), and
+that pile becomes one cube on C's colors, which flies into C[0, 0] level
+with C's row 0, over no sign. The next columns come out of B one at a time, faster, to
 meet the row on the bench; B keeps its whole label, scale included, all
 through. Every later row's products come onto all of B at once, column by
 column (``X[1] * columns of Xᵀ``: the row broadcast over every column, on
 their own scale: one picture for every row after the first), named in B's
-stead while they cover it, and C's row fills in under its frame, one row
-after another, faster. Nothing is ever squeezed or left half-way between
-blocks.
+stead while they cover it; each column of them closes up into its top
+cube, the row of sums, which goes into C's row under its frame: one row
+after another, faster. Nothing is left half-way between blocks.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import numpy as np
 from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, at_once, halfway, soon, swap, vanish
+from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
 from ..components.projection import FRONT, view_rotation, world_at_screen
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
@@ -39,12 +40,13 @@ from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
 from .turns import turn
 
-__all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "reveal_columns",
+__all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "fold",
+           "reveal_columns",
            "head_slice",
            "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
-SLOT_OPACITY = 0.1  # a result cell not computed yet: an empty slot
+SLOT_OPACITY = 0.2  # a result cell not computed yet: an empty slot (0.1 was lost at 480p: a label over nothing)
 FORMING_OPACITY = 0.45  # the slot being filled
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
@@ -540,22 +542,35 @@ class MatmulMotion:
             change half-way through the recolor, never before it: a legend
             names the colors on screen at every frame."""
             label = products_label(piece, name, values)
-            scene.play(piece.animate.recolor(values, piece.value_range), *take_place(label, when=halfway),
+            # the colors change in one frame, with the name, as the column reaches the row: a blend of the
+            # row's and the products' colors would match neither label (a reader read α[0] in yellow: 05_0187)
+            scene.play(piece.animate(rate_func=halfway).recolor(values, piece.value_range),
+                       *take_place(label, when=halfway),
                        column.animate.shift(piece.get_center() - column.get_center()),
                        vanish(column, rate_func=halfway), run_time=run_time)
             scene.remove(column)
             shown["products"], shown["label"] = piece, label
 
-        def sum_into(piece, i, j, run_time):
-            """The products' sum: one cube on C's colors, from the top of the
-            products (level with C's row 0, clear of the signs) into C[i, j]."""
+        def sum_into(piece, i, j, run_time, explain=False):
+            """The products summed, seen: they close up into the place of the
+            first (:func:`fold`), and that pile becomes one cube on C's colors
+            (the products and their name gone in the same frame), which flies
+            from the top of the bench (level with C's row 0, clear of the
+            signs) into C[i, j]. The row is laid out again (unfolded, off
+            screen) for the next column."""
+            unfolded = piece.points.copy()
+            if explain:
+                say(f"the {k} products summed: they close up into one cube, {first_cell} = "
+                    f"{shown_value(table[0, 0])}")
+            scene.play(fold(piece, 0), run_time=(0.6 if explain else 0.25) * run_time)
             cube = result.like(np.array([[table[i, j]]]), result.value_range)
             cube.move_to(piece.cell_center(0, 0) + lift)
             cube.part_of = result
             scene.add(cube)
-            scene.play(cube.animate.move_to(result.cell_center(i, j)), run_time=0.75 * run_time)
+            scene.play(cube.animate.move_to(result.cell_center(i, j)), *clear_products(), run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
             scene.remove(cube)
+            piece.points = unfolded
 
         def cell(j, run_time, explain):
             boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
@@ -564,7 +579,8 @@ class MatmulMotion:
             # column j of B, copied out of B (B stays whole) into the bench's right slot, across the "·"
             # from A's row: the pair side by side between the blocks, nothing covered
             column = right.subgrid((0, slice(None), j))
-            column.part_of = right
+            column.set_cell_opacity(1.0)  # lit, whatever the last column's frame left dimmed (a dim copy
+            column.part_of = right  # beside the row read as a ghost: 05_0187, 09_0180)
             to_bench = [column.animate.shift(bench.slot(+1) - column.get_center())]
             if j == 0:
                 piece = left.subgrid((0, 0))
@@ -584,13 +600,16 @@ class MatmulMotion:
                 shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
             else:
                 piece = shown["row"]
-                # the row again, named as A's row in the same instant (a play's first frame would show the
-                # row under the products' name), as the next column comes out of B beside it
+                # the row again on the bench, named as A's row in the same instant (its last products went
+                # into their sum), as the next column comes out of B beside it
                 piece.recolor(row_values, left.value_range)
                 label = products_label(piece, row_title(0), row_values, value_range=left.value_range)
-                scene.remove(shown["label"])
-                scene.add(label, column)
-                shown["label"] = label
+                if arrangement.slot == IN_PLACE and shown["b"] != "plain":  # beyond B's name, in its place
+                    scene.remove(right_label)
+                    right.label, shown["b"] = plain, "plain"
+                    scene.add(plain)
+                scene.add(piece, label, column)
+                shown["products"], shown["label"] = piece, label
                 scene.play(right.animate.highlight((0, slice(None), j), DIM), *to_bench,
                            result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                            run_time=0.3 * run_time)
@@ -604,9 +623,8 @@ class MatmulMotion:
                 scene.play(appear(marks), run_time=0.3)
                 scene.wait(2.0 / speed)
                 scene.remove(marks)
-            sum_into(piece, 0, j, 0.3 * run_time)
+            sum_into(piece, 0, j, 0.3 * run_time, explain)
             if explain:
-                say(f"the {k} products summed: one cube, {first_cell} = {shown_value(table[0, 0])}")
                 scene.wait(1.0 / speed)
 
         def row(i, run_time):
@@ -619,18 +637,28 @@ class MatmulMotion:
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                        run_time=0.25 * run_time)
             # the row times every column of B (the row broadcast), on B column by column, left to right, on
-            # the products' own scale and named so from the start, in B's stead: B dims and its label leaves
-            # at the play's first frame (the columns still to come show a dark B, never B's own colors under
-            # the products' name): one picture for every later row
+            # the products' own scale and named so from the start, in B's stead: B goes and its label leaves
+            # at the play's first frame (the columns still to come show nothing, under its frame: a dimmed B
+            # there read as the products showing B, 05_0468 for two readers): one picture for every later row
             label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)),
                                    values)
             piece.set_cell_opacity(0.0)
             scene.add(piece)
-            scene.play(reveal_columns(piece), right.animate(rate_func=at_once).set_opacity(DIM),
+            scene.play(reveal_columns(piece), right.animate(rate_func=at_once).set_opacity(0.0),
                        *take_place(label, covering=at_once),
                        run_time=0.45 * run_time)
             shown["products"], shown["label"] = piece, label
-            scene.play(result.animate.set_cell_opacity(1.0, (0, i)), run_time=0.3 * run_time)
+            # each column of products closes up into its top cube: the sums, seen; they become C's row i on
+            # C's colors (the products and their name gone in that frame) and go into it
+            scene.play(fold(piece, 1), run_time=0.25 * run_time)
+            sums = result.like(table[i][None, :], result.value_range)
+            sums.align_cell((0, 0, 0), piece.cell_center(0, 0))
+            sums.part_of = result
+            scene.add(sums)
+            scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(),
+                       run_time=0.3 * run_time)
+            result.set_cell_opacity(1.0, (0, i))
+            scene.remove(sums)
 
         first = n if self.cells is None else min(self.cells, n)
         # what is about to happen, not the products' name before there are products
@@ -786,12 +814,24 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     layout.place(block)
     if heads > 1:
         say(f"the {heads} heads' results stacked: {result_name}, {shape_text(result_values.shape)}")
-    scene.play(vanish(left0, rate_func=soon), vanish(right0, rate_func=soon),
+    scene.play(vanish(left0, rate_func=at_once), vanish(right0, rate_func=at_once),
                *[vanish(t, rate_func=at_once) for t in texts], appear(block.label, rate_func=at_once),
                layout.follow(block, target, view or FRONT),
                block.animate.become(target), *([viewpoint.turn(*view)] if view else []), run_time=1.0)
     layout.beside([block], block.label, DOWN, buff=LABEL_BUFF)
     return BatchedMatmul(block)
+
+
+def fold(grid: CubeGrid, axis: int):
+    """A sum, seen: the cubes of ``grid`` along ``axis`` (0: along its
+    rows, each row into its first cube; 1: down its columns, each column
+    into its top cube) close up into the first cube's place, flattened to
+    thin layers of their colors, one cube deep together."""
+    direction = grid.axis_vectors()[axis]
+    count = grid.grid_shape[2 - axis]
+    squeeze = np.eye(3) - (1.0 - 1.0 / count) * np.outer(direction, direction)
+    start = grid.cell_center(0, 0) - direction * grid.pitch / 2  # the first cube's outer face
+    return grid.animate.apply_matrix(squeeze, about_point=start)
 
 
 def reveal_columns(grid: CubeGrid) -> InPlace:
