@@ -42,7 +42,7 @@ from tensors import AttentionConfig, compute_trace
 
 from . import interrupts
 from .components.cubegrid import CubeGrid
-from .components.fades import appear, appearing, at_once, soon, vanish
+from .components.fades import appear, appearing, at_once, vanish
 from .components.guides import floor_grid
 from .components.palette import LOOK, Look
 from .components.projection import FRONT
@@ -171,10 +171,9 @@ class StageScene(StageDescription, ThreeDScene):
             if shown and not self.layout.in_place(result):  # a label changing sides would cross its block
                 hidden, shown = [vanish(label, rate_func=at_once)], False
             following = [self.layout.follow(result, target, view, track=True)] if shown else []
-        # blocks leaving fade, soon (never caught half-faded, unnamed); texts leaving go at once (a label
-        # never slides across one that is going)
-        gone = [vanish(m, rate_func=soon) if isinstance(m, CubeGrid) else vanish(m, rate_func=at_once)
-                for m in leaving]
+        # what is leaving goes at once, blocks and texts alike: never caught half-faded and unnamed (a
+        # dimmed block without its name read as a glitch, 08_0443), a label never slides across one going
+        gone = [vanish(m, rate_func=at_once) for m in leaving]
         grow, center, shift = target.pitch / result.pitch, result.get_center(), target.get_center() - result.get_center()
         rides = []
         for rider in riders:

@@ -19,7 +19,7 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["soon", "appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish"]
+__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -99,12 +99,6 @@ def vanish(mob: Mobject, **kwargs) -> InPlace:
 def at_once(t: float) -> float:
     """A rate function that is done at the play's first frame."""
     return 1.0 if t > 0 else 0.0
-
-
-def soon(t: float) -> float:
-    """A fade done in the first quarter of its play: a block leaving is gone
-    before it can be caught half-faded and unnamed (its label goes at once)."""
-    return min(1.0, 4.0 * t)
 
 
 def halfway(t: float) -> float:
