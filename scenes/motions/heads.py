@@ -9,10 +9,10 @@ import numpy as np
 from manim import DOWN, PI, RIGHT, UP, Create, LaggedStart, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import appear, at_once, soon, swap, vanish
+from ..components.fades import InPlace, appear, at_once, swap, vanish
 from ..components.labels import TEXT_SIZE, note_text
 from ..components.projection import FRONT
-from ..layout import LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
+from ..layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
 from .turns import diagonal, turn
 
 __all__ = ["FocusHeads", "head_tags", "focus_heads", "turn_heads", "FOCUS_SHARE", "role_lines", "tag_width"]
@@ -121,7 +121,7 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     must have room for as well (what a turn makes of it). ``roles``: what
     each head looks at (:func:`role_lines`), under its tag and under head 0's
     label. ``leaving``: what else is on screen and goes as the heads move
-    (blocks fade soon, texts at once)."""
+    (blocks and texts at once: never caught half-faded, unnamed)."""
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
@@ -172,9 +172,17 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             targets.append(there)
     if before is not None and not any(before is m for m in scene.mobjects):
         scene.add(before)  # named from the move's first frame (it takes the place of what leaves)
-    gone = [vanish(m, rate_func=soon) if isinstance(m, CubeGrid) else vanish(m, rate_func=at_once) for m in leaving]
+    gone = [vanish(m, rate_func=at_once) for m in leaving]
+    riding = []
+    if before is not None:  # the whole block's name rides under head 0, never left over the heads moving past it
+
+        def ride(label, alpha):
+            layout.beside([focus], label, DOWN, buff=LABEL_BUFF)
+            layout.inside(label)
+
+        riding.append(InPlace(before, ride))
     scene.play(*gone, viewpoint.turn(*FRONT), LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)],
-                                                   lag_ratio=0.06), run_time=run_time)
+                                                   lag_ratio=0.06), *riding, run_time=run_time)
     shown = [layout.place(focus)]
     on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
     for piece in others:  # too small for words: head 0 beside them is the one to read

@@ -1,23 +1,24 @@
 """Stage 13: one projection matrix per head, stacked along a new first axis into a 3D block.
 
 Head 0's query, key and value matrices first, flat and large (stage 6's
-three matrices, once per head); then each next head's three matrices come
-in behind the last, one head at a time, counted, as the camera turns to see
-the head axis in depth: the three 3D blocks ``multihead_U_query`` …, head 0
-in front. Every slice is opaque; nothing is dimmed or seen through.
+three matrices, once per head). Then the query matrices of every head side
+by side, each tagged "head h", counted in one after another (head 0's goes
+to its place among them); they fly into one 3D block along a new first
+axis, head 0 in front, as the camera turns to see the depth, and the key's
+and value's blocks, stacked alike, come beside it. Every slice is opaque;
+nothing is dimmed or seen through.
 """
 
-from manim import DOWN, Text
+from manim import DOWN, UP, LaggedStart
 
 from scenes.base import StageScene
 from scenes.components.fades import appear, at_once, swap, vanish
-from scenes.components.labels import NAME_SIZE, TEXT_FONT, shape_text
+from scenes.components.labels import NAME_SIZE, note_text, shape_text
 from scenes.components.projection import FRONT
-from scenes.layout import Margins
+from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, head_columns
+from scenes.motions.heads import TAG_GAP, THUMB_GAP, head_tags, tag_width
 
 __all__ = ["MultiheadProjections"]
-
-COUNTER_ROOM = 0.7  # above the blocks: the head counter
 
 
 class MultiheadProjections(StageScene):
@@ -36,9 +37,9 @@ class MultiheadProjections(StageScene):
         names = ("multihead_U_query", "multihead_U_key", "multihead_U_value")
         heads = self.cfg.heads
         tensors = [self.trace[k] for k in keys]
-        # where the three blocks end, seen from the scene's view, room above for the counter
+        # where the three blocks end, seen from the scene's view
         blocks = [self.block(k, n, direction=DOWN, stacked=True) for k, n in zip(keys, names)]
-        self.layout.row(*blocks, gap=0.9, margins=Margins(top=COUNTER_ROOM), view=self.view)
+        self.layout.row(*blocks, gap=0.9, view=self.view)
         # head 0's three matrices, flat and face on, as large as the stage area allows
         firsts = []
         for block, name, values in zip(blocks, names, tensors):
@@ -57,47 +58,60 @@ class MultiheadProjections(StageScene):
         else:
             q, k, v = (t.shape[1:] for t in tensors)
             self.say(f"head 0's own query, key and value matrices ({shape_text(q)}, {shape_text(k)}, "
-                     f"{shape_text(v)}), as stage 6's")
+                     f"{shape_text(v)}): each head has its own three")
         self.play(*map(appear, firsts), *[appear(self.layout.place(f)) for f in firsts], run_time=1.0)
         self.wait(1.0)
 
+        self.step("heads")
+        # the query matrices of every head side by side, each tagged (a reader could not count nine slices
+        # packed into one small block): head 0's goes to its place among them, the key's and value's go
+        self.say(f"each of the {heads} heads has its own: the query matrices of all {heads}" if heads > 1
+                 else "one head: one query matrix")
+        first, block = firsts[0], blocks[0]
+        cards = [block.like(tensors[0][h], block.value_range, dims=first.dims) for h in range(heads)]
+        columns = head_columns(heads, cards[0].grid_shape[2], cards[0].grid_shape[1],
+                               self.layout.area().inset(Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3)),
+                               least=tag_width(self.layout, heads - 1) + TAG_GAP)
+        self.layout.grid_of_blocks(cards, columns, gap=THUMB_GAP, margins=Margins(top=TAG_ROOM,
+                                   bottom=LABEL_ROOM + 0.3), least=tag_width(self.layout, heads - 1) + TAG_GAP)
+        left, bottom, right, top = self.layout.screen_box(cards, FRONT)  # centred in the stage area, with
+        area = self.layout.area()  # their tags above and their name below
+        middle = area.center[1] + (LABEL_ROOM - TAG_ROOM) / 2
+        for card in cards:
+            card.shift([area.center[0] - (left + right) / 2, middle - (bottom + top) / 2, 0.0])
+        tags = head_tags(self.layout, cards, direction=UP, buff=0.08)
+        named = note_text(f"{names[0]}[h], h = 0 … {heads - 1}" if heads > 1 else f"{names[0]}[0]", self.theme,
+                          font_size=NAME_SIZE, color=self.theme.ink)
+        self.layout.beside(cards, named, DOWN, buff=0.2)
+        self.layout.inside(named)
+        self.layout.fixed(named)
+        for card in cards:
+            card.label = named
+        first.label.row, first.label.hang = None, 0  # it leaves the row: under its block all the way
+        self.play(first.animate.become(cards[0]), self.layout.follow(first, first, track=True),
+                  *[vanish(f, rate_func=at_once) for f in firsts[1:]],
+                  *[vanish(f.label, rate_func=at_once) for f in firsts[1:]], run_time=1.0)
+        self.remove(first)
+        self.add(cards[0])
+        self.play(*swap(first.label, named), appear(tags[0], rate_func=at_once), run_time=0.3)
+        for h in range(1, heads):  # counted: one head's matrix after another
+            self.play(appear(cards[h]), appear(tags[h], rate_func=at_once), run_time=max(0.3, 0.7 * 0.85 ** h))
+        self.wait(0.8)
+
         self.step("stack")
-        self.say(f"one such matrix per head, stacked along a new first axis, head 0 in front: h = {heads}")
-        # head 0's matrices go to the front faces of their blocks as the camera turns to see depth
-        # (their labels leave at once: gliding down with the turn they would cross the caption)
-        fronts = [block.split(axis=0)[0] for block in blocks]
-        self.play(*[f.animate.become(t) for f, t in zip(firsts, fronts)], self.viewpoint.turn(*self.view),
-                  *[vanish(f.label, rate_func=at_once) for f in firsts], run_time=1.4)
-        # from now on each stack is named as the tensor it becomes, its slices parts of it
-        for first, block in zip(firsts, blocks):
-            first.part_of = block
-        counter = self.counter(1, blocks)
-        self.play(*[appear(self.layout.place(block), rate_func=at_once) for block in blocks],
-                  appear(counter, rate_func=at_once), run_time=0.4)
-        shown = [[f] for f in firsts]
-        for h in range(1, heads):  # each next head's three matrices come in behind the last
-            slices = [block.split(axis=0)[h] for block in blocks]
-            for piece, deck, block in zip(slices, shown, blocks):
-                piece.part_of = block
-                deck.append(piece)
-            new = self.counter(h + 1, blocks)
-            self.play(*[appear(p) for p in slices], *swap(counter, new), run_time=max(0.3, 0.8 * 0.8 ** h))
-            counter = new
-        for deck, block in zip(shown, blocks):  # the stacks are the three tensors now: one block each
-            self.remove(*deck)
-            self.add(block)
-        self.play(vanish(counter, rate_func=at_once), run_time=0.3)
+        self.say(f"stacked along a new first axis, head 0 in front: one 3D tensor, {shape_text(tensors[0].shape)}")
+        slices = block.split(axis=0)
+        for card in cards:
+            card.part_of = block
+        self.play(LaggedStart(*[c.animate.become(t) for c, t in zip(cards, slices)], lag_ratio=0.03),
+                  self.viewpoint.turn(*self.view), vanish(tags, rate_func=at_once),
+                  *swap(named, self.layout.place(block, view=self.view)), run_time=1.6)
+        self.remove(*cards)
+        self.add(block)
+        self.say(f"the same for keys and values: one matrix per head in each, {heads} slices deep")
+        self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], run_time=0.8)
+        self.wait(0.6)
         q, k, v = (t.shape for t in tensors)
         self.say(f"{names[0]} {shape_text(q)}, {names[1]} {shape_text(k)}, {names[2]} {shape_text(v)}: "
                  f"slice h is head h's matrix")
         self.wait(0.9)  # the scene's closing hold follows: no still stretch over 2 s
-
-    def counter(self, count: int, blocks) -> Text:
-        """"h heads" over the blocks, pinned to the screen; not shown."""
-        text = Text(f"{count} head{'s' if count > 1 else ''}", font=TEXT_FONT, font_size=NAME_SIZE,
-                    color=self.theme.accent)
-        _, _, _, top = self.layout.screen_box(blocks, self.view)
-        area = self.layout.area()
-        text.move_to([area.center[0], min(area.top - text.height / 2, top + 0.15 + text.height / 2), 0.0])
-        self.layout.fixed(text)
-        return text
