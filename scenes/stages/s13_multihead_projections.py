@@ -69,11 +69,11 @@ class MultiheadProjections(StageScene):
                  else "one head: one query matrix")
         first, block = firsts[0], blocks[0]
         cards = [block.like(tensors[0][h], block.value_range, dims=first.dims) for h in range(heads)]
-        columns = head_columns(heads, cards[0].grid_shape[2], cards[0].grid_shape[1],
-                               self.layout.area().inset(Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3)),
-                               least=tag_width(self.layout, heads - 1) + TAG_GAP)
-        self.layout.grid_of_blocks(cards, columns, gap=THUMB_GAP, margins=Margins(top=TAG_ROOM,
-                                   bottom=LABEL_ROOM + 0.3), least=tag_width(self.layout, heads - 1) + TAG_GAP)
+        room = Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3)  # their tags above, their name below
+        least = tag_width(self.layout, heads - 1) + TAG_GAP  # the tags side by side never meet
+        columns = head_columns(heads, cards[0].grid_shape[2], cards[0].grid_shape[1], self.layout.area().inset(room),
+                               least=least)
+        self.layout.grid_of_blocks(cards, columns, gap=THUMB_GAP, margins=room, least=least)
         left, bottom, right, top = self.layout.screen_box(cards, FRONT)  # centred in the stage area, with
         area = self.layout.area()  # their tags above and their name below
         middle = area.center[1] + (LABEL_ROOM - TAG_ROOM) / 2
