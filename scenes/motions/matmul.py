@@ -33,7 +33,7 @@ from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
-from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
+from ..components.labels import NAME_SIZE, TEXT_FONT, shape_text
 from ..components.projection import FRONT, view_rotation, world_at_screen
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
@@ -154,8 +154,8 @@ class Arrangement:
     named: in a slot of their own, on B's other side (``OPPOSITE``) or on
     B's side beyond B's name (``STACKED``), B keeping its name; or, where
     only that leaves the blocks a fair size, in B's label's place
-    (``IN_PLACE``): beyond B's name alone (no scale) while they stand on the
-    bench, and saying what they lie on ("on Xᵀ") once they cover B."""
+    (``IN_PLACE``): beyond B's name alone (no scale), which stays in sight
+    as they cover B."""
 
     sides: tuple
     slot: str = "opposite"
@@ -173,12 +173,11 @@ STACK_GAP = 0.12  # between B's name and the pieces' label stacked beyond it
 IN_PLACE_GAIN = 1.15  # B gives its label's place only for blocks at least this much larger
 
 
-def _labels_for(arrangement: Arrangement, labels, products_room, name_height: float = 0.0, note=None,
+def _labels_for(arrangement: Arrangement, labels, products_room, name_height: float = 0.0,
                 plain_height: float = 0.0):
     """Per block, the labels to keep room for in this arrangement
     (``name_height``: of B's label, which the stacked pieces' label stands
-    beyond; ``note``: the line saying what the pieces lie on, in B's place;
-    ``plain_height``: of B's name alone, which the pieces on the bench stand
+    beyond; ``plain_height``: of B's name alone, which the pieces stand
     beyond in B's place)."""
     mine = []
     for n, (label, side) in enumerate(zip(labels, arrangement.sides)):
@@ -187,9 +186,8 @@ def _labels_for(arrangement: Arrangement, labels, products_room, name_height: fl
         room = [stand_in]
         if n == 1 and products_room is not None:
             if arrangement.slot != OPPOSITE:
-                extra = name_height + STACK_GAP if arrangement.slot == STACKED else max(
-                    note.height + 0.1, plain_height + STACK_GAP)
-                there = Rectangle(width=max(products_room.width, label.width, note.width if note else 0.0),
+                extra = (name_height if arrangement.slot == STACKED else plain_height) + STACK_GAP
+                there = Rectangle(width=max(products_room.width, label.width),
                                   height=max(products_room.height + extra, label.height))
                 there.side = side
                 room = [there]
@@ -227,12 +225,11 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
     name_height = right.label.height  # the pieces' label, stacked, stands beyond B's whole label
     plain_height = right.label[0].height  # ... or, in B's place, beyond B's name alone
-    note = note_text(on_note(right.label.tensor_name), layout.theme)
     best, chosen = {}, {}
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
         fitted = layout.row(*trial, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, bind=False, area=area,
-                            also=_labels_for(arrangement, rooms, products_room, name_height, note, plain_height))
+                            also=_labels_for(arrangement, rooms, products_room, name_height, plain_height))
         # labels that clash: only if all do; a label over the neighbouring block (where it reads as that
         # block's name) only for blocks clearly larger, as within one arrangement (fit.STRICT_SHARE)
         pitch = trial[0].pitch * (1.0 if fitted.roomy else 0.01) * (1.0 if fitted.kept_off else STRICT_SHARE)
@@ -246,7 +243,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         target.label = grid.label
         grid.label.side = side
     layout.row(*targets, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, area=area,
-               also=_labels_for(chosen, rooms, products_room, name_height, note, plain_height))
+               also=_labels_for(chosen, rooms, products_room, name_height, plain_height))
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     entering = not any(left is m for m in scene.mobjects)  # not on screen yet: shown in place, no move
@@ -278,11 +275,6 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
     scene.play(appear(result), appear(result.label), appear(signs), *map(appear, late), run_time=0.6)
     return signs, chosen
-
-
-def on_note(name: str) -> str:
-    """The line under the products' label, in B's label's place: what they lie on."""
-    return f"on {name}"
 
 
 def name_only(layout: Layout, grid: CubeGrid):
@@ -464,26 +456,28 @@ class MatmulMotion:
         # in B's label's place (IN_PLACE), the pieces on the bench stand beyond B's name alone (no scale)
         plain = name_only(layout, right) if arrangement.slot == IN_PLACE else None
 
-        def products_label(piece, name, values, value_range=None, at=None):
+        def products_label(piece, name, values, value_range=None, at=None, row=False):
             """``piece`` (to show ``values`` on their own scale, or on
             ``value_range``) named on the side of ``right`` its own label is not
             on, level with the row's blocks (kept inside the stage area), over
             the strip on the bench (or ``at``: where it is going), reaching over
-            B; over B for products laid on all of B. Not shown."""
+            B; over B for products laid on all of B. A's ``row`` on the bench
+            is named reaching the other way, toward A (its name over the
+            column copied out of B beside it read as that column's: 12_0069).
+            Not shown."""
             piece.part_of, piece.value_range = None, value_range or own_range(values)
             side = arrangement.products_side
             # a strip (the row, one cell's products) is named without a shape: its cubes are there to count
             on_bench = np.ndim(values) == 1
             in_place = arrangement.slot == IN_PLACE
-            label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values,
-                                note=on_note(right_label.tensor_name) if in_place and not on_bench else None)
+            label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values)
             _, bottom, _, top = layout.screen_box([left, right, result])
-            # B's label first (its name alone, in its place, while the pieces stand on the bench)
+            # B's label first (its name alone, in its place): B stays in sight and named under the pieces
             beyond = (right_label.height + STACK_GAP if arrangement.slot == STACKED
-                      else plain.height + STACK_GAP if in_place and on_bench else 0.0)
+                      else plain.height + STACK_GAP if in_place else 0.0)
             # over (or under) the strip on the bench, reaching over B (the room kept for it), or over B
             layout.beside([at or piece] if on_bench else [right], label, side, buff=LABEL_BUFF + beyond,
-                          level=(top, bottom), hang=1 if on_bench else 0)
+                          level=(top, bottom), hang=(-1 if row else 1) if on_bench else 0)
             area = layout.area()
             if on_bench and np.allclose(left.label.side, side):  # clear of A's label, reaching into the gap
                 area = replace(area, left=max(area.left, layout.right_edge(left.label) + LABEL_GAP))
@@ -501,17 +495,15 @@ class MatmulMotion:
             return gone
 
         def b_label(state: str, when=at_once) -> list:
-            """B's label as ``state`` says: "whole" (name and scale), "plain"
-            (its name alone, the pieces' label beyond it) or "none" (what lies
-            over all of B names the block in its stead)."""
+            """B's label as ``state`` says: "whole" (name and scale) or "plain"
+            (its name alone, the pieces' label beyond it)."""
             now = shown["b"]
             if now == state:
                 return []
             shown["b"] = state
-            mobs = {"whole": right_label, "plain": plain, "none": None}
-            right.label = plain if state == "plain" else right_label
-            return ([vanish(mobs[now], rate_func=when)] if mobs[now] is not None else []) + (
-                [appear(mobs[state], rate_func=when)] if mobs[state] is not None else [])
+            mobs = {"whole": right_label, "plain": plain}
+            right.label = mobs[state]
+            return [vanish(mobs[now], rate_func=when), appear(mobs[state], rate_func=when)]
 
         def uncover(when=at_once) -> list:
             """B's own label, back."""
@@ -521,17 +513,13 @@ class MatmulMotion:
             """The pieces' label goes at once; B's own label is back."""
             return [vanish(label, rate_func=at_once), *uncover()]
 
-        def take_place(label, when=at_once, covering=None) -> list:
+        def take_place(label, when=at_once) -> list:
             """``label`` shown in place of the last piece's, at once (``when``:
-            at that rate's step); ``covering``: the rate at whose step the
-            pieces lie over all of B, whose label then leaves (as it does for
-            pieces named in its place)."""
+            at that rate's step)."""
             anims = [appear(label, rate_func=when)]
             if shown["label"] is not None:
                 anims.append(vanish(shown["label"], rate_func=when))
-            if covering is not None:
-                anims += b_label("none", covering)
-            elif arrangement.slot == IN_PLACE:  # beyond B's name, in B's label's place
+            if arrangement.slot == IN_PLACE:  # beyond B's name, in B's label's place
                 anims += b_label("plain", when)
             return anims
 
@@ -594,7 +582,7 @@ class MatmulMotion:
                 standing.shift(bench.slot(-1) - standing.get_center())
                 # named half-way, once it stands nearer the bench than A (never over the column copy alone)
                 naming = take_place(products_label(piece, row_title(0), row_values, value_range=left.value_range,
-                                                   at=standing), when=halfway)
+                                                   at=standing, row=True), when=halfway)
                 scene.play(turn(piece, -PI / 2, OUT, shift=bench.slot(-1) - piece.get_center()), *to_bench,
                            *naming, run_time=0.3 * run_time)
                 shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
@@ -603,7 +591,7 @@ class MatmulMotion:
                 # the row again on the bench, named as A's row in the same instant (its last products went
                 # into their sum), as the next column comes out of B beside it
                 piece.recolor(row_values, left.value_range)
-                label = products_label(piece, row_title(0), row_values, value_range=left.value_range)
+                label = products_label(piece, row_title(0), row_values, value_range=left.value_range, row=True)
                 if arrangement.slot == IN_PLACE and shown["b"] != "plain":  # beyond B's name, in its place
                     scene.remove(right_label)
                     right.label, shown["b"] = plain, "plain"
@@ -636,17 +624,15 @@ class MatmulMotion:
                        right.animate.clear_highlight(),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                        run_time=0.25 * run_time)
-            # the row times every column of B (the row broadcast), on B column by column, left to right, on
-            # the products' own scale and named so from the start, in B's stead: B goes and its label leaves
-            # at the play's first frame (the columns still to come show nothing, under its frame: a dimmed B
-            # there read as the products showing B, 05_0468 for two readers): one picture for every later row
+            # the row times every column of B (the row broadcast): the products laid over B column by
+            # column, left to right, on their own scale and named so from the start, beside B's name; B
+            # stays whole and lit where they have not come yet (B hidden read as "the operand vanished",
+            # six stills of one reader; B dimmed under them as "the products show B", two readers)
             label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)),
                                    values)
             piece.set_cell_opacity(0.0)
             scene.add(piece)
-            scene.play(reveal_columns(piece), right.animate(rate_func=at_once).set_opacity(0.0),
-                       *take_place(label, covering=at_once),
-                       run_time=0.45 * run_time)
+            scene.play(reveal_columns(piece), *take_place(label), run_time=0.45 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products closes up into its top cube: the sums, seen; they become C's row i on
             # C's colors (the products and their name gone in that frame) and go into it
@@ -683,11 +669,13 @@ class MatmulMotion:
             say(f"the remaining rows, one after another: row i against all {n} columns of {right_name} at once")
         for i in range(1, m):
             row(i, max(0.9, 2.6 * 0.82 ** i) / speed)
-        scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(), right.animate.clear_highlight(),
-                   run_time=0.4)
-        if m > 1:  # no caption about rows still to come over a finished block
+        if m > 1:  # said as the last row lands: no caption about rows still to come over a finished block
             cells = f"all {m} entries" if vector else f"all {m * n} cells"
             say(f"{result_name}: {cells} formed, each one row · column sum")
+        scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(), right.animate.clear_highlight(),
+                   run_time=0.4)
+        if m > 1:
+            scene.wait(0.8 / speed)
         return Matmul(result, self.signs)
 
 
@@ -781,7 +769,7 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     if heads > 1:
         say(f"heads 1 to {heads - 1}: the same, each with its own slices, one after another")
     for h in range(1, heads):
-        run = max(0.5, 1.6 * 0.8 ** h) / speed
+        run = max(1.0, 1.8 * 0.9 ** h) / speed
         olds = [left0.label, head.label] + ([] if copies else [right0.label])
         layout.name(left0, left_slice(left_name, h), olds[0].side, scale_of=left_of, stacked=True,
                     values=left_values[h])
@@ -798,7 +786,13 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY).empty(),
                    *[a for old, new in zip(olds, news) for a in swap(old, new)], run_time=0.35 * run)
         head.recolor(result_values[h], value_range).fill().set_cell_opacity(0.0)
-        scene.play(fill_rows(head), run_time=0.65 * run)
+        # row after row, as head 0's: a frame on the row of the left slice and on the result's row it
+        # forms, one on the whole right slice (a reader saw "heads 1 to 8" over still frames: 17_0451)
+        marks, sweep = row_sweep(layout, left0, head)
+        whole = frame_around(layout, right0, (0,))
+        scene.add(marks, whole)
+        scene.play(fill_rows(head), sweep, run_time=0.65 * run)
+        scene.remove(marks, whole)
     block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
     block.align_cell((0, 0, 0), head.cell_center(0, 0))
     layout.name(block, result_name, DOWN if stack else head.label.side)
@@ -843,6 +837,23 @@ def reveal_columns(grid: CubeGrid) -> InPlace:
             block.set_cell_opacity(float(np.clip(alpha * columns - c, 0.0, 1.0)), (0, slice(None), c))
 
     return InPlace(grid, update)
+
+
+def row_sweep(layout: Layout, left: CubeGrid, result: CubeGrid) -> tuple[VGroup, InPlace]:
+    """Two frames, on row r of ``left`` and row r of ``result``, that go
+    down the rows as :func:`fill_rows` fills ``result`` in the same time
+    (row r framed while it appears); the frames (not shown) and their move."""
+    rows = result.grid_shape[1]
+    boxes = [[frame_around(layout, grid, (0, r)) for grid in (left, result)] for r in range(rows)]
+    marks = VGroup(*[box.copy() for box in boxes[0]])
+    layout.fixed(*marks)
+
+    def update(group, alpha):
+        r = min(rows - 1, int(alpha * rows))
+        for mark, box in zip(group, boxes[r]):
+            mark.become(box)
+
+    return marks, InPlace(marks, update)
 
 
 def fill_rows(grid: CubeGrid) -> InPlace:
