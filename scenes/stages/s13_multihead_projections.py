@@ -17,6 +17,7 @@ from scenes.components.labels import NAME_SIZE, note_text, shape_text
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, head_columns
 from scenes.motions.heads import TAG_GAP, THUMB_GAP, head_tags, tag_width
+from scenes.motions.matmul import SLOT_OPACITY
 
 __all__ = ["MultiheadProjections"]
 
@@ -65,8 +66,8 @@ class MultiheadProjections(StageScene):
         self.step("heads")
         # the query matrices of every head side by side, each tagged (a reader could not count nine slices
         # packed into one small block): head 0's goes to its place among them, the key's and value's go
-        self.say(f"each of the {heads} heads has its own: the query matrices of all {heads}" if heads > 1
-                 else "one head: one query matrix")
+        self.say(f"every head has its own query matrix: {heads} slots, head 0 to head {heads - 1}, filled one "
+                 f"after another" if heads > 1 else "one head: one query matrix")
         first, block = firsts[0], blocks[0]
         cards = [block.like(tensors[0][h], block.value_range, dims=first.dims) for h in range(heads)]
         room = Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3)  # their tags above, their name below
@@ -87,15 +88,21 @@ class MultiheadProjections(StageScene):
         self.layout.fixed(named)
         for card in cards:
             card.label = named
+        # every head's place shown at once, empty and tagged (a frame of two cards far apart read as
+        # nearly empty: 13_0065), filled as each head's matrix comes
+        slots = [card.copy().set_cell_opacity(SLOT_OPACITY).empty() for card in cards[1:]]
         first.label.row, first.label.hang = None, 0  # it leaves the row: under its block all the way
         self.play(first.animate.become(cards[0]), self.layout.follow(first, first, track=True),
                   *[vanish(f, rate_func=at_once) for f in firsts[1:]],
                   *[vanish(f.label, rate_func=at_once) for f in firsts[1:]], run_time=1.0)
         self.remove(first)
         self.add(cards[0])
-        self.play(*swap(first.label, named), appear(tags[0], rate_func=at_once), run_time=0.3)
-        for h in range(1, heads):  # counted: one head's matrix after another
-            self.play(appear(cards[h]), appear(tags[h], rate_func=at_once), run_time=max(0.3, 0.7 * 0.85 ** h))
+        # once head 0's is in its place (its name no longer passing over them)
+        self.play(*swap(first.label, named), *[appear(slot, rate_func=at_once) for slot in slots],
+                  appear(tags, rate_func=at_once), run_time=0.3)
+        for h in range(1, heads):  # counted: one head's matrix after another, into its slot
+            self.play(appear(cards[h]), vanish(slots[h - 1], rate_func=at_once),
+                      run_time=max(0.4, 0.8 * 0.88 ** h))
         self.wait(0.8)
 
         self.step("stack")
@@ -103,9 +110,11 @@ class MultiheadProjections(StageScene):
         slices = block.split(axis=0)
         for card in cards:
             card.part_of = block
-        self.play(LaggedStart(*[c.animate.become(t) for c, t in zip(cards, slices)], lag_ratio=0.03),
+        # one card after another, head 0 first, so that a moment of it shows some in the block and
+        # some still in their places (a reader did not catch the stacking in a still: 13, 2/5)
+        self.play(LaggedStart(*[c.animate.become(t) for c, t in zip(cards, slices)], lag_ratio=0.25),
                   self.viewpoint.turn(*self.view), vanish(tags, rate_func=at_once),
-                  *swap(named, self.layout.place(block, view=self.view)), run_time=1.6)
+                  *swap(named, self.layout.place(block, view=self.view)), run_time=3.2)
         self.remove(*cards)
         self.add(block)
         self.say(f"the same for keys and values: one matrix per head in each, {heads} slices deep")
