@@ -136,9 +136,13 @@ def _break_cost(words: list[str], cut: int) -> float:
     'row 0 of U_query'
     >>> first_line("2 of 8 here, 7 of 8 without ÷√17")
     '2 of 8 here,'
+    >>> first_line("head 0's part: flattened[:, 0:18] times its 18 rows")
+    "head 0's part:"
     """
     first, second = " ".join(words[:cut]), " ".join(words[cut:])
     cost = abs(len(first) - len(second)) / (2 * (len(first) + len(second) + 1))
+    if first.count("[") > first.count("]") or first.count("(") > first.count(")"):
+        return cost + 1.0  # never inside an index or a parenthesis ("flattened[:, / 0:18]": 21_0100)
     last, head = words[cut - 1], words[cut]
     if last.endswith(_PAUSES) or head in ("—", "=") or head.startswith("("):
         return cost - 0.2  # after a pause, a number may start the line ("2 of 8 here, / 7 of 8 …")

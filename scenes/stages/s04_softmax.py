@@ -32,5 +32,5 @@ class SoftmaxRows(RowSoftmaxStage):
         sharp = float(np.median(weights.max(axis=-1)))
         if self.cfg.mask == "causal" or mine < tokens:
             return f"{mine} of {tokens} rows weigh their own token most; the median top weight is {sharp:.2f}"
-        return (f"here ω[i, i] = x⁽ⁱ⁾·x⁽ⁱ⁾ = |x⁽ⁱ⁾|² tops each row; unscaled, exp makes it win: "
-                f"median top weight {sharp:.2f}")
+        return (f"here every row's largest score happens to be its own, ω[i, i] = |x⁽ⁱ⁾|²; "
+                f"unscaled, exp makes it win (median top weight {sharp:.2f})")

@@ -106,15 +106,15 @@ class ScaledSoftmax(RowSoftmaxStage):
             return (f"a row's top still leads by ~{shown_value(lead)} (was ~{shown_value(before)}): "
                     f"exp keeps it far ahead: nearly all the weight on one token")
         return (f"a row's top leads by ~{shown_value(lead)}, not ~{shown_value(before)}: "
-                f"the runner-up keeps {top:.0%} of its weight")
+                f"the runner-up gets {top:.0%} of the top's weight")
 
     def compared(self, before, unscaled, weights) -> str:
         """How stage 4's weights, the unscaled scores' and these differ, said
         from the numbers: the rows that put at least :data:`ONE_HOT` on one
-        token (a red cell in a purple row), in each."""
+        token, in each."""
         there, plain, here = (int((np.max(w, axis=-1) >= ONE_HOT).sum()) for w in (before, unscaled, weights))
         rows = len(weights)
-        return (f"rows with ≥ {ONE_HOT:g} on one token (one red cell): {here} of {rows} here, "
+        return (f"rows with ≥ {ONE_HOT:g} on one token: {here} of {rows} here, "
                 f"{plain} of {rows} in softmax(ω′) without ÷√{self.cfg.d_k}, {there} of {rows} in stage 4's α")
 
     def point_out_maxima(self, grid, weights):
