@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, PI, RIGHT, UP, Create, LaggedStart, Mobject, VGroup
+from manim import DOWN, PI, RIGHT, UP, Create, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, swap, vanish
@@ -181,8 +181,10 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             layout.inside(label)
 
         riding.append(InPlace(before, ride))
-    scene.play(*gone, viewpoint.turn(*FRONT), LaggedStart(*[s.animate.become(t) for s, t in zip(slices, targets)],
-                                                   lag_ratio=0.06), *riding, run_time=run_time)
+    # the heads part together (one after another, the block stood whole where it was formed for half
+    # the move: a still of one block at the frame's edge, 14_0672)
+    scene.play(*gone, viewpoint.turn(*FRONT), *[s.animate.become(t) for s, t in zip(slices, targets)], *riding,
+               run_time=run_time)
     shown = [layout.place(focus)]
     on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
     for piece in others:  # too small for words: head 0 beside them is the one to read
