@@ -27,7 +27,7 @@ class ContextVectors(MatmulStage):
             ends = [tuple(format_value(f(self.trace[key])) for f in (np.min, np.max))
                     for key in (self.right_key, self.result_key)]
             # the same ends on both color bars read as Z drawn on X's scale (05_0693): it is Z's own
-            same = ", so Z's color bar has X's very ends" if ends[0] == ends[1] else ""
+            same = " (Z's color bar even has X's very ends)" if ends[0] == ends[1] else ""
             return f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: little mixing{same}"
         return f"here a token keeps {own.mean():.0%} of its own row on average, the rest from the others"
 
