@@ -38,7 +38,6 @@ from ..components.projection import FRONT, view_rotation, world_at_screen
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
-from .turns import turn
 
 __all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "fold",
            "reveal_columns",
@@ -170,7 +169,7 @@ ARRANGEMENTS = [Arrangement((a, b, c), slot) for slot in (OPPOSITE, STACKED, IN_
                 for a, b, c in ((DOWN, DOWN, UP), (UP, DOWN, DOWN), (DOWN, UP, DOWN),
                                 (UP, UP, DOWN), (DOWN, DOWN, DOWN), (UP, DOWN, UP))]
 STACK_GAP = 0.12  # between B's name and the pieces' label stacked beyond it
-IN_PLACE_GAIN = 1.15  # B gives its label's place only for blocks at least this much larger
+SLOT_GAIN = 1.15  # the pieces' label leaves its own slot only for blocks at least this much larger
 
 
 def _labels_for(arrangement: Arrangement, labels, products_room, name_height: float = 0.0,
@@ -206,6 +205,29 @@ def _wider(label, room):
     return Rectangle(width=max(label.width, room.width), height=max(label.height, room.height))
 
 
+def _choose(pitches) -> Arrangement:
+    """Of :data:`ARRANGEMENTS`, whose blocks were fitted at ``pitches``:
+    the pieces named in a slot of their own, over them on B's free side
+    (``OPPOSITE``), unless the others give the blocks clearly larger
+    (:data:`SLOT_GAIN`): named beyond B's label (``STACKED``: far from the
+    strip on the bench, read as B's second label, 17_0241), then in B's
+    label's place (``IN_PLACE``); within a slot, the largest picture (the
+    arrangement listed first unless another is 2 % larger).
+
+    >>> [a.slot for a in (_choose([1.0] * 6 + [1.1] * 6 + [1.3] * 6), _choose([1.0] * 6 + [1.2] * 6 + [1.3] * 6))]
+    ['in place', 'stacked']
+    """
+    best = {}
+    for arrangement, pitch in zip(ARRANGEMENTS, pitches):
+        if pitch > best.get(arrangement.slot, (None, -1.0))[1] * 1.02:
+            best[arrangement.slot] = arrangement, pitch
+    chosen, size = best[OPPOSITE]
+    for slot in (STACKED, IN_PLACE):
+        if best[slot][1] > SLOT_GAIN * size:
+            chosen, size = best[slot]
+    return chosen
+
+
 def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result: CubeGrid,
                    view=MATMUL_VIEW, run_time: float = 1.6, products_room=None,
                    names_room=None, area=None) -> tuple[VGroup, Arrangement]:
@@ -225,18 +247,15 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     rooms = [_wider(g.label, r) for g, r in zip(grids, names_room or (None,) * 3)]
     name_height = right.label.height  # the pieces' label, stacked, stands beyond B's whole label
     plain_height = right.label[0].height  # ... or, in B's place, beyond B's name alone
-    best, chosen = {}, {}
+    pitches = []
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
         fitted = layout.row(*trial, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, bind=False, area=area,
                             also=_labels_for(arrangement, rooms, products_room, name_height, plain_height))
         # labels that clash: only if all do; a label over the neighbouring block (where it reads as that
         # block's name) only for blocks clearly larger, as within one arrangement (fit.STRICT_SHARE)
-        pitch = trial[0].pitch * (1.0 if fitted.roomy else 0.01) * (1.0 if fitted.kept_off else STRICT_SHARE)
-        apart = arrangement.slot != IN_PLACE
-        if pitch > best.get(apart, -1.0) * 1.02:  # a clearly larger picture; else the arrangement listed first
-            best[apart], chosen[apart] = pitch, arrangement
-    chosen = chosen[False] if best[False] > IN_PLACE_GAIN * best[True] else chosen[True]
+        pitches.append(trial[0].pitch * (1.0 if fitted.roomy else 0.01) * (1.0 if fitted.kept_off else STRICT_SHARE))
+    chosen = _choose(pitches)
     targets = [left.copy(), right.copy(), result]
     was = [np.array(g.label.side, float) for g in (left, right)]
     for target, grid, side in zip(targets, grids, chosen.sides):
@@ -273,7 +292,10 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         signs.add(mark)
     layout.place(result)
     result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
-    scene.play(appear(result), appear(result.label), appear(signs), *map(appear, late), run_time=0.6)
+    # the operands and every text at once (a name, or a block coming back, caught half-faded: 17_0060,
+    # 06_0842); the empty slots fade in
+    scene.play(appear(result), *[appear(m, rate_func=at_once) for m in (result.label, signs, *late)],
+               run_time=0.6)
     return signs, chosen
 
 
@@ -363,7 +385,10 @@ class MatmulMotion:
     operands there if they are on screen, else showing them there: a
     stage's opening shot), :meth:`fill` forms row 0 cell by cell (the first
     ``cells`` of it, all by default; the rest of it against all of B at
-    once, as every later row), then every other row.
+    once, as every later row), then every other row (the first ``rows`` of
+    them so, all by default; the rest swept, row after row, as the other
+    heads of a batched matmul are: a stage that repeats an earlier matmul
+    keeps its time for what is new).
 
     ``names`` = (left, right, result) as the code calls them; ``products``
     is ``(m, n, k)``; ``say`` puts a caption up; ``names_room`` and
@@ -374,8 +399,10 @@ class MatmulMotion:
 
     def __init__(self, scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products,
                  *, names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
-                 speed: float = 1.0, names_room=None, area=None, result_scale_of: str | None = None):
+                 rows: int | None = None, speed: float = 1.0, names_room=None, area=None,
+                 result_scale_of: str | None = None):
         self.scene, self.layout, self.viewpoint, self.left, self.right = scene, layout, viewpoint, left, right
+        self.rows = rows
         self.say = say or (lambda text: None)
         self.view, self.cells, self.speed, self.names_room, self.area = view, cells, speed, names_room, area
         self.names = names
@@ -454,7 +481,7 @@ class MatmulMotion:
         # name the block in its stead (``covered``), and B's label comes back when they go
         shown = {"products": None, "label": None, "b": "whole"}
         # in B's label's place (IN_PLACE), the pieces on the bench stand beyond B's name alone (no scale)
-        plain = name_only(layout, right) if arrangement.slot == IN_PLACE else None
+        plain = name_only(layout, right)
 
         def products_label(piece, name, values, value_range=None, at=None, row=False):
             """``piece`` (to show ``values`` on their own scale, or on
@@ -473,8 +500,10 @@ class MatmulMotion:
             label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values)
             _, bottom, _, top = layout.screen_box([left, right, result])
             # B's label first (its name alone, in its place): B stays in sight and named under the pieces
-            beyond = (right_label.height + STACK_GAP if arrangement.slot == STACKED
-                      else plain.height + STACK_GAP if in_place else 0.0)
+            # (its whole label while a strip stands on the bench in a slot of its own; its name alone while
+            # products lie over it: one color bar for one block, 03_0437 for the seventeenth reader)
+            beyond = (0.0 if arrangement.slot == OPPOSITE else STACK_GAP + (
+                right_label.height if arrangement.slot == STACKED and on_bench else plain.height))
             # over (or under) the strip on the bench, reaching over B (the room kept for it), or over B
             layout.beside([at or piece] if on_bench else [right], label, side, buff=LABEL_BUFF + beyond,
                           level=(top, bottom), hang=(-1 if row else 1) if on_bench else 0)
@@ -513,13 +542,14 @@ class MatmulMotion:
             """The pieces' label goes at once; B's own label is back."""
             return [vanish(label, rate_func=at_once), *uncover()]
 
-        def take_place(label, when=at_once) -> list:
+        def take_place(label, when=at_once, covering=False) -> list:
             """``label`` shown in place of the last piece's, at once (``when``:
-            at that rate's step)."""
+            at that rate's step); B's label keeps only B's name where the
+            pieces stand in its place, or lie over B (``covering``)."""
             anims = [appear(label, rate_func=when)]
             if shown["label"] is not None:
                 anims.append(vanish(shown["label"], rate_func=when))
-            if arrangement.slot == IN_PLACE:  # beyond B's name, in B's label's place
+            if arrangement.slot == IN_PLACE or covering:  # beyond B's name, in B's label's place
                 anims += b_label("plain", when)
             return anims
 
@@ -583,7 +613,12 @@ class MatmulMotion:
                 # named half-way, once it stands nearer the bench than A (never over the column copy alone)
                 naming = take_place(products_label(piece, row_title(0), row_values, value_range=left.value_range,
                                                    at=standing, row=True), when=halfway)
-                scene.play(turn(piece, -PI / 2, OUT, shift=bench.slot(-1) - piece.get_center()), *to_bench,
+                # it stands up about its last cube (nearest the bench), swinging up over A, not across A's
+                # rows (a strip lying diagonally over the block read as a glitch: 05_0070, 12_0070)
+                pivot = piece.cell_center(0, k - 1)
+                upright = piece.copy().rotate(-PI / 2, OUT, about_point=pivot)
+                clear = layout.screen_box([upright])[3] <= layout.area().top + 0.3  # room above A to stand in
+                scene.play(stand_up(piece, pivot, bench.slot(-1) - upright.get_center(), clear), *to_bench,
                            *naming, run_time=0.3 * run_time)
                 shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
             else:
@@ -632,7 +667,7 @@ class MatmulMotion:
                                    values)
             piece.set_cell_opacity(0.0)
             scene.add(piece)
-            scene.play(reveal_columns(piece), *take_place(label), run_time=0.45 * run_time)
+            scene.play(reveal_columns(piece), *take_place(label, covering=True), run_time=0.45 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products closes up into its top cube: the sums, seen; they become C's row i on
             # C's colors (the products and their name gone in that frame) and go into it
@@ -663,12 +698,25 @@ class MatmulMotion:
         if first < n:  # the rest of row 0 as every later row: against all of B at once, never popping in
             say(f"the rest of row 0: row 0 against all {n} columns of {right_name} at once")
             row(0, 2.6 / speed)
-        if m > 1 and vector:
+        shown_rows = m - 1 if self.rows is None else min(self.rows, m - 1)
+        if shown_rows and vector:
             say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")
-        elif m > 1:
+        elif shown_rows:
             say(f"the remaining rows, one after another: row i against all {n} columns of {right_name} at once")
-        for i in range(1, m):
+        for i in range(1, 1 + shown_rows):
             row(i, max(0.9, 2.6 * 0.82 ** i) / speed)
+        if shown_rows < m - 1:
+            rest = 1 + shown_rows
+            say(f"rows {rest} to {m - 1} of {left_name} the same way, one after another, faster")
+            scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
+                       right.animate.clear_highlight(), run_time=0.25)
+            result.set_cell_opacity(0.0, (0, slice(rest, None)))
+            result.fill((0, slice(rest, None)))
+            marks, sweep = row_sweep(layout, left, result, start=rest)
+            whole = frame_around(layout, right, (0,))
+            scene.add(marks, whole)
+            scene.play(fill_rows(result, start=rest), sweep, run_time=max(1.0, 0.12 * (m - rest)) / speed)
+            scene.remove(marks, whole)
         if m > 1:  # said as the last row lands: no caption about rows still to come over a finished block
             cells = f"all {m} entries" if vector else f"all {m * n} cells"
             say(f"{result_name}: {cells} formed, each one row · column sum")
@@ -702,6 +750,16 @@ class BatchedMatmul:
     leaving: list = field(default_factory=list)
 
 
+def _saying(scene, say, text: str) -> list:
+    """The animations that put ``text`` up as the caption in the play they
+    join (the scene's captions), or none: said at once, in a play of its own."""
+    captions = getattr(scene, "captions", None)
+    if captions is not None:
+        return captions.saying(text)
+    say(text)
+    return []
+
+
 def head_slice(name: str, h: int) -> str:
     """Head ``h``'s slice of the tensor ``name``, as PyTorch indexes it: ``name[h]``."""
     return f"{name}[{h}]"
@@ -709,7 +767,7 @@ def head_slice(name: str, h: int) -> str:
 
 def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
                    products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
-                   view=None, slice_names=None, scales_of=None, cells: int | None = None,
+                   view=None, slice_names=None, scales_of=None, cells: int | None = None, rows: int | None = 2,
                    stack: bool = True) -> "BatchedMatmul":
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
@@ -724,7 +782,9 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     says ("colors of ..."; default: "all heads", for a tensor with a head
     axis; a matrix cut in parts says "all of W.T"); ``cells``: of head 0's
     row 0, how many are formed one by one (see :class:`MatmulMotion`: a
-    stage that repeats an earlier matmul shows fewer); ``stack``: the
+    stage that repeats an earlier matmul shows fewer); ``rows``: of head
+    0's later rows, how many show their products (the rest swept, as the
+    other heads: every batched matmul repeats a single-head one); ``stack``: the
     heads' results stack into one block filling the stage area (else they
     stay where they were formed, under head h's label, for the caller to
     take apart, the operands with them: :class:`BatchedMatmul`'s
@@ -762,12 +822,10 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
             layout.sized_label(result_slice(result_name, last), result_values.shape[1:], stacked=True,
                                value_range=value_range, scale_of=result_of)]
     done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
-                  result_range=value_range, say=say, speed=speed, names_room=room, cells=cells,
+                  result_range=value_range, say=say, speed=speed, names_room=room, cells=cells, rows=rows,
                   names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)),
                   result_scale_of=result_of)  # head 0's result says whose colors it wears, as every head's
     head = done.result
-    if heads > 1:
-        say(f"heads 1 to {heads - 1}: the same, each with its own slices, one after another")
     for h in range(1, heads):
         run = max(1.0, 1.8 * 0.9 ** h) / speed
         olds = [left0.label, head.label] + ([] if copies else [right0.label])
@@ -783,7 +841,10 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         moves = [left0.animate.recolor(left_values[h], left.value_range)]
         if not copies:
             moves.append(right0.animate.recolor(right_values[h], right.value_range))
-        scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY).empty(),
+        # the caption for heads 1 … comes with head 1's names, not over head 0's (16_0474)
+        told = _saying(scene, say, f"heads 1 to {heads - 1}: the same, each with its own slices, one after "
+                                   f"another") if h == 1 else []
+        scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY).empty(), *told,
                    *[a for old, new in zip(olds, news) for a in swap(old, new)], run_time=0.35 * run)
         head.recolor(result_values[h], value_range).fill().set_cell_opacity(0.0)
         # row after row, as head 0's: a frame on the row of the left slice and on the result's row it
@@ -816,6 +877,23 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     return BatchedMatmul(block)
 
 
+def stand_up(piece: CubeGrid, pivot, shift, apart: bool = True) -> InPlace:
+    """A row turning a quarter turn clockwise about ``pivot`` (its cube
+    nearest the bench: its first cube ends on top) and moving by ``shift``
+    (into the bench's slot). ``apart``: the turn first, then the move (the
+    row swings up over its block, never across the block's other rows, and
+    comes down the gap beside it); else both at once."""
+    start = piece.copy()
+
+    def update(m, alpha):
+        turned, moved = (min(1.0, 2 * alpha), max(0.0, 2 * alpha - 1)) if apart else (alpha, alpha)
+        m.points = start.points.copy()
+        m.rotate(-PI / 2 * turned, axis=OUT, about_point=pivot)
+        m.shift(moved * np.asarray(shift, float))
+
+    return InPlace(piece, update)
+
+
 def fold(grid: CubeGrid, axis: int):
     """A sum, seen: the cubes of ``grid`` along ``axis`` (0: along its
     rows, each row into its first cube; 1: down its columns, each column
@@ -839,29 +917,31 @@ def reveal_columns(grid: CubeGrid) -> InPlace:
     return InPlace(grid, update)
 
 
-def row_sweep(layout: Layout, left: CubeGrid, result: CubeGrid) -> tuple[VGroup, InPlace]:
+def row_sweep(layout: Layout, left: CubeGrid, result: CubeGrid, start: int = 0) -> tuple[VGroup, InPlace]:
     """Two frames, on row r of ``left`` and row r of ``result``, that go
-    down the rows as :func:`fill_rows` fills ``result`` in the same time
-    (row r framed while it appears); the frames (not shown) and their move."""
-    rows = result.grid_shape[1]
-    boxes = [[frame_around(layout, grid, (0, r)) for grid in (left, result)] for r in range(rows)]
+    down the rows from ``start`` as :func:`fill_rows` fills ``result`` in
+    the same time (row r framed while it appears); the frames (not shown)
+    and their move."""
+    rows = range(start, result.grid_shape[1])
+    boxes = [[frame_around(layout, grid, (0, r)) for grid in (left, result)] for r in rows]
     marks = VGroup(*[box.copy() for box in boxes[0]])
     layout.fixed(*marks)
 
     def update(group, alpha):
-        r = min(rows - 1, int(alpha * rows))
+        r = min(len(rows) - 1, int(alpha * len(rows)))
         for mark, box in zip(group, boxes[r]):
             mark.become(box)
 
     return marks, InPlace(marks, update)
 
 
-def fill_rows(grid: CubeGrid) -> InPlace:
-    """The rows of a 2D ``grid`` appear one after another, top to bottom (from transparent)."""
-    rows = grid.grid_shape[1]
+def fill_rows(grid: CubeGrid, start: int = 0) -> InPlace:
+    """The rows of a 2D ``grid`` from ``start`` appear one after another,
+    top to bottom (from transparent)."""
+    rows = grid.grid_shape[1] - start
 
     def update(block, alpha):
         for r in range(rows):
-            block.set_cell_opacity(float(np.clip(alpha * rows - r, 0.0, 1.0)), (0, r))
+            block.set_cell_opacity(float(np.clip(alpha * rows - r, 0.0, 1.0)), (0, start + r))
 
     return InPlace(grid, update)

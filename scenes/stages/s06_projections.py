@@ -4,7 +4,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Brace, Group
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
-from scenes.components.fades import appear, vanish
+from scenes.components.fades import appear, at_once, vanish
 from scenes.components.labels import TEXT_SIZE
 from scenes.components.projection import FRONT
 from scenes.layout import Margins
@@ -75,15 +75,16 @@ class ProjectionMatrices(StageScene):
             matrix = self.trace[key]
             done = matmul(self, self.layout, self.viewpoint, grid, vector, values, matrix[:, None, :] *
                           embedded[0][None, None, :], names=(name, "x⁽⁰⁾", short), say=self.say,
-                          speed=1.4 if n == 0 else 3.5, cells=1)
+                          speed=1.4 if n == 0 else 2.2, cells=1, rows=2 if n == 0 else 0)
             result = done.result
             self.wait(0.4)
             results.append(result)
             place, last = grid, vector
             leaving = [grid, vector, result]
-            # the blocks and their names fade together: no frame shows a block without its name
-            self.play(*[vanish(m) for m in leaving],
-                      *[vanish(m) for m in (grid.label, vector.label, result.label, done.signs)], run_time=0.5)
+            # the blocks and their names go together, at once: no frame shows a block without its name,
+            # nor all of them half-faded (06_0842)
+            self.play(*[vanish(m, rate_func=at_once) for m in (*leaving, grid.label, vector.label, result.label,
+                                                                done.signs)], run_time=0.3)
         self.side_by_side(results)
 
     def side_by_side(self, results):
