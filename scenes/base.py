@@ -44,6 +44,7 @@ from . import interrupts
 from .components.cubegrid import CubeGrid
 from .components.fades import appear, appearing, at_once, vanish
 from .components.guides import floor_grid
+from .components.labels import mark_statements
 from .components.palette import LOOK, Look
 from .components.projection import FRONT
 from .description import StageDescription
@@ -109,9 +110,22 @@ class StageScene(StageDescription, ThreeDScene):
         raise NotImplementedError(f"{type(self).__name__} must define storyboard()")
 
     # -- the storyboard's vocabulary --------------------------------------------
+    # per step, the statements of a code panel of several that the step shows (lit in the accent color,
+    # the others muted: a reader could not tell which line a two-line panel was at, G12); every
+    # statement in ink again at the closing shot
+    code_steps: dict[str, tuple[int, ...]] = {}
+
     def step(self, name: str) -> None:
-        """Start a named section (one clip with --save_sections, a slide with --slides)."""
+        """Start a named section (one clip with --save_sections, a slide with
+        --slides), the code panel showing which statements it is at
+        (:attr:`code_steps`)."""
         self.next_section(name)
+        if name in self.code_steps or name == "result":
+            self.code_at(*self.code_steps.get(name, ()))
+
+    def code_at(self, *statements: int) -> None:
+        """Light those statements of the code panel (none given: all, in ink)."""
+        mark_statements(self.header.code, self.theme, statements or None)
 
     def say(self, text: str, run_time: float = 0.5, **kwargs) -> Mobject | None:
         """Replace the caption with ``text`` (see :class:`~.frame.captions.Captions`)."""

@@ -80,7 +80,37 @@ def code_box(code: str, theme: Theme = DARK, max_width: float = 13.6) -> VGroup:
                              height=text.height + 0.25, stroke_width=0,
                              fill_color=theme.code_background, fill_opacity=0.92)
     panel.move_to(text)
-    return VGroup(panel, text)
+    box = VGroup(panel, text)
+    box.statements = statement_glyphs(lines)
+    return box
+
+
+def statement_glyphs(lines: str) -> list[range]:
+    r"""Per statement of ``lines`` (a line and the indented lines that
+    continue it), the indices of its glyphs in the ``Text`` of ``lines``
+    (which has one per character that is not white space).
+
+    >>> statement_glyphs("a = f(x,\n    y)\nb = a.T")
+    [range(0, 8), range(8, 13)]
+    """
+    starts, count = [], 0
+    for line in lines.split("\n"):
+        if not line.startswith(" "):
+            starts.append(count)
+        count += sum(not c.isspace() for c in line)
+    return [range(a, b) for a, b in zip(starts, starts[1:] + [count])]
+
+
+def mark_statements(box: VGroup, theme: Theme, which=None) -> None:
+    """Show which statements of a code panel (:func:`code_box`) the picture
+    is at: those in ``which`` in the accent color, the others muted; all in
+    ink when ``which`` is None (or the panel has one statement)."""
+    text = box[1]
+    for n, glyphs in enumerate(box.statements):
+        color = theme.ink if which is None or len(box.statements) < 2 else (
+            theme.accent if n in which else theme.muted)
+        for g in glyphs:
+            text[g].set_color(color)
 
 
 BREAKS = ("; ", "  # ", " + ", ", ", "(")  # where a line may break, best first

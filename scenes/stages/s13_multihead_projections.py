@@ -23,6 +23,7 @@ __all__ = ["MultiheadProjections"]
 
 
 class MultiheadProjections(StageScene):
+    code_steps = {"heads": (0,)}
     number = 13
     title = "Multi-head projection tensors"
     summary = ("one query, key and value matrix per head (head 0's flat first), stacked along a new first axis "
@@ -118,6 +119,7 @@ class MultiheadProjections(StageScene):
         self.remove(*cards)
         self.add(block)
         self.say(f"the same for keys and values: one matrix per head in each, {heads} slices deep")
+        self.code_at(1, 2)
         self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], run_time=0.8)
         self.wait(0.6)
         q, k, v = (t.shape for t in tensors)

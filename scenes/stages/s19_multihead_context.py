@@ -15,6 +15,7 @@ __all__ = ["MultiheadContext"]
 
 
 class MultiheadContext(StageScene):
+    code_steps = {"permute": (0,), "matmul per head": (1,)}
     number = 19
     title = "Multi-head context vectors"
     summary = "values permuted 9×18×8 → 9×8×18 on screen, then one matmul per head: 9×8×18"

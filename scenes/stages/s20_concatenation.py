@@ -31,6 +31,7 @@ WORDS_SHARE = 0.5  # the token blocks keep their words over them unless that hal
 
 
 class Concatenation(StageScene):
+    code_steps = {"tokens first": (0,), "one row per token": (1,)}
     number = 20
     title = "Concatenate the heads"
     summary = ("swapaxes(0,1): the block re-cut by token, 8 blocks of 9×18; reshape: each token's heads end "

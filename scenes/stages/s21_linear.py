@@ -31,6 +31,7 @@ def _rows(name: str, h: int, width: int) -> str:
 
 
 class LinearProjection(StageScene):
+    code_steps = {"operands": (0,), "cut per head": (1,)}
     number = 21
     title = "Output projection: Linear({concat}, {d_out})"
     paper_title = "Output projection W_O: Linear({concat}, {d_out})"

@@ -18,6 +18,7 @@ __all__ = ["MultiheadProjectionStage"]
 
 class MultiheadProjectionStage(StageScene):
     """Broadcast Xᵀ along the head axis, batched matmul, optional turn of each head's slice."""
+    code_steps = {"matmul per head": (0,), "turn": (1,)}
 
     weight_key = before_key = result_key = ""  # a stage names its tensors ...
     weight_name = result_name = transpose_code = ""  # ... and what the picture calls them
