@@ -76,7 +76,7 @@ class MultiheadSoftmax(StageScene):
                  + (low if low == high else f"{low} to {high}"))
         self.wait(1.4)
         self.step("roles")
-        self.say(self.roles_said(self.trace.roles()))
+        self.say(self.roles_said(self.trace.roles(), weights))
         self.wait(1.0)
 
     def soften_head0(self, shown, values, weights, scale_note: str):
@@ -171,10 +171,24 @@ class MultiheadSoftmax(StageScene):
                  for h, m in enumerate(maps)]
         self.play(*anims, *swaps, run_time=run_time)
 
-    def roles_said(self, roles) -> str:
-        """What the heads look at, said from the weights (see :mod:`tensors.roles`)."""
+    def roles_said(self, roles, weights) -> str:
+        """What the heads look at, said from the weights (see
+        :mod:`tensors.roles`); with no head of a clear role, how alike the
+        heads' weights are (as stage 17 says of their scores: "no clear
+        role" beside "all alike" read as a contradiction) and which tokens
+        get the most weight."""
         named = [r for r in roles if r.role]
         if not named:
-            return f"no head has a clear role: the projections are {self.weights_words(self.cfg)}"
+            heads = len(weights)
+            if heads < 2:
+                return f"one head, no clear role: the projections are {self.weights_words(self.cfg)}"
+            flat = np.nan_to_num(weights.reshape(heads, -1))
+            mean = float(np.corrcoef(flat)[np.triu_indices(heads, 1)].mean())
+            top = [self.cfg.sentence[t] for t in np.argsort(-weights.mean(axis=(0, 1)), kind="stable")[:2]]
+            most = f"most weight on \"{top[0]}\" and \"{top[1]}\""
+            if mean > 0.8:
+                return f"the heads' weights look alike (correlation {mean:.2f}), as their scores in stage 17: {most}"
+            return (f"the heads' weights differ (correlation {mean:.2f}) but no head has a clear role "
+                    f"(random projections); overall {most}")
         parts = ", ".join(f"head {r.head} {r.name}" for r in named[:4])
         return f"what the heads look at: {parts}" + (" …" if len(named) > 4 else "")
