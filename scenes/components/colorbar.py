@@ -15,7 +15,7 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, RIGHT, Rectangle, Text, VGroup
+from manim import LEFT, RIGHT, Line, Rectangle, Text, VGroup
 
 from .numbers import tick_values
 from .palette import DARK, MASKED_HEX, Theme, rainbow
@@ -25,6 +25,7 @@ __all__ = ["ScaleBar", "SCALE_WIDTH", "MASKED_SIGN", "centred_on_zero"]
 SCALE_WIDTH = 1.3  # the gradient's width, frame units
 SCALE_HEIGHT = 0.16
 SCALE_STOPS = 13  # gradient stops along the hue circle
+ZERO_STROKE = 2.5  # the mark where 0 falls on a bar of both signs
 MASKED_SIGN = "−∞"  # the one sign for a masked score, on blocks and in legends
 
 
@@ -71,6 +72,13 @@ class ScaleBar(VGroup):
             bars, self.zero = [*halves, zero], zero
         else:
             bars, self.zero = [_gradient(width, 0.0, 1.0, theme)], None
+            low_value, high_value = self.value_range
+            if low_value < 0 < high_value:  # where 0 falls, marked on the bar (no min–max rainbow centres it:
+                # a near-zero product read as large where the block's top was about 0, 12_0531)
+                at = bars[0].get_left()[0] + width * -low_value / (high_value - low_value)
+                mark = Line([at, bars[0].get_bottom()[1], 0.0], [at, bars[0].get_top()[1], 0.0],
+                            stroke_width=ZERO_STROKE, color=theme.background)
+                bars[0].add(mark)
         low.next_to(bars[0], LEFT, buff=0.1)
         high.next_to(bars[-2 if self.centred else 0], RIGHT, buff=0.1)
         self.ticks = (low, high)

@@ -73,7 +73,7 @@ class Theme:
     code_background: str
 
 
-DARK = Theme(background="#101218", ink="#F2F2F2", muted="#9AA0AA", accent="#FFD23F",
+DARK = Theme(background="#101218", ink="#F2F2F2", muted="#B8BEC8", accent="#FFD23F",
              code_background="#1E222B")
 LIGHT = Theme(background="#FFFFFF", ink="#15171C", muted="#5C6370", accent="#C2410C",
               code_background="#EEF0F3")
