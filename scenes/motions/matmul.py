@@ -710,8 +710,6 @@ class MatmulMotion:
             say(f"rows {rest} to {m - 1} of {left_name} the same way, one after another, faster")
             scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
                        right.animate.clear_highlight(), run_time=0.25)
-            result.set_cell_opacity(0.0, (0, slice(rest, None)))
-            result.fill((0, slice(rest, None)))
             marks, sweep = row_sweep(layout, left, result, start=rest)
             whole = frame_around(layout, right, (0,))
             scene.add(marks, whole)
@@ -846,7 +844,7 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
                                    f"another") if h == 1 else []
         scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY).empty(), *told,
                    *[a for old, new in zip(olds, news) for a in swap(old, new)], run_time=0.35 * run)
-        head.recolor(result_values[h], value_range).fill().set_cell_opacity(0.0)
+        head.recolor(result_values[h], value_range)  # its values, still empty slots
         # row after row, as head 0's: a frame on the row of the left slice and on the result's row it
         # forms, one on the whole right slice (a reader saw "heads 1 to 8" over still frames: 17_0451)
         marks, sweep = row_sweep(layout, left0, head)
@@ -936,12 +934,16 @@ def row_sweep(layout: Layout, left: CubeGrid, result: CubeGrid, start: int = 0) 
 
 
 def fill_rows(grid: CubeGrid, start: int = 0) -> InPlace:
-    """The rows of a 2D ``grid`` from ``start`` appear one after another,
-    top to bottom (from transparent)."""
+    """The rows of a 2D ``grid`` from ``start`` (empty slots) fill one after
+    another, top to bottom: a row shows its values once it is reached,
+    brightening from a slot's opacity; the rows below stay empty slots."""
     rows = grid.grid_shape[1] - start
 
     def update(block, alpha):
         for r in range(rows):
-            block.set_cell_opacity(float(np.clip(alpha * rows - r, 0.0, 1.0)), (0, start + r))
+            ramp = float(np.clip(alpha * rows - r, 0.0, 1.0))
+            if ramp > 0.0:
+                block.fill((0, start + r))
+                block.set_cell_opacity(max(SLOT_OPACITY, ramp), (0, start + r))
 
     return InPlace(grid, update)

@@ -12,4 +12,4 @@ class Keys(ProjectionStage):
     code = "keys = U_key.matmul(embedded_sentence.T).T"
     weight_key, result_key = "s06_U_key", "s08_keys"
     weight_name, result_name, role = "U_key", "K", "key"
-    first_of, speed = "7", 1.5
+    first_of, speed, rows = "7", 1.5, 2

@@ -12,4 +12,4 @@ class Values(ProjectionStage):
     code = "values = U_value.matmul(embedded_sentence.T).T"
     weight_key, result_key = "s06_U_value", "s09_values"
     weight_name, result_name, role = "U_value", "V", "value"
-    first_of, speed = "7", 1.5
+    first_of, speed, rows = "7", 1.5, 2

@@ -16,3 +16,4 @@ class ScaledContext(MatmulStage):
     intro = "the attention weights α′ ({left}) and the values V ({right})"
     outro = "row i of Z′: the rows of V mixed by row i of α′"
     compare_key, compare_name = "s05_context_vectors", "stage 5: Z = α·X"
+    cells, rows = 3, 3  # stage 5's matmul again: a few cells and rows shown whole, the rest faster

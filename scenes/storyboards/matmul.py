@@ -25,6 +25,8 @@ class MatmulStage(StageScene):
     left_transposed = right_transposed = False
     compare_key: str | None = None
     compare_name = ""
+    rows: int | None = None  # of the later rows, how many show their products (a repeat: the rest swept)
+    cells: int | None = None  # of row 0, how many cells are formed one by one (all by default)
 
     def storyboard(self):
         left = self.block(self.left_key, self.names[0], self.left_transposed)
@@ -32,7 +34,8 @@ class MatmulStage(StageScene):
         right = self.block(self.right_key, self.names[1], self.right_transposed, value_range=shared)
         result_values = self.trace[self.result_key]
         motion = MatmulMotion(self, self.layout, self.viewpoint, left, right, result_values,
-                              matmul_products(left.values[0], right.values[0]), say=self.say, names=self.names)
+                              matmul_products(left.values[0], right.values[0]), say=self.say, names=self.names,
+                              rows=self.rows, cells=self.cells)
         self.step("operands")
         self.say(self.intro.format(left=shape_text(left.source_shape), right=shape_text(right.source_shape)))
         motion.arrange()  # the opening shot: A · B = C, every block named, C empty
