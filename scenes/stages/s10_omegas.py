@@ -1,5 +1,8 @@
 """Stage 10: ω = Q · Kᵀ, compared with stage 3's X · Xᵀ."""
 
+import numpy as np
+
+from scenes.components.numbers import shown_value
 from scenes.storyboards.matmul import MatmulStage
 
 __all__ = ["QueryKeyScores"]
@@ -18,3 +21,15 @@ class QueryKeyScores(MatmulStage):
     outro = "ω′[i, j]: how well token i's query matches token j's key"
     compare_key, compare_name = "s03_omega", "stage 3: ω = X·Xᵀ"
     columns_are_tokens = True
+
+    def remark(self):
+        """Said from the numbers: ω′ is not symmetric, unlike ω = X·Xᵀ (a query
+        and a key are different vectors of one token), with the pair that
+        differs most."""
+        scores = self.trace[self.result_key]
+        gap = np.nan_to_num(np.abs(scores - scores.T), nan=0.0, posinf=0.0)  # a masked pair is no pair
+        i, j = np.unravel_index(int(np.argmax(gap)), gap.shape)
+        if gap[i, j] <= 1e-6 * max(1.0, float(np.abs(scores).max())):
+            return "ω′ is symmetric here, as ω = X·Xᵀ is: ω′[i, j] = ω′[j, i]"
+        return (f"unlike ω = X·Xᵀ, ω′ is not symmetric: ω′[{i}, {j}] = {shown_value(scores[i, j])} but "
+                f"ω′[{j}, {i}] = {shown_value(scores[j, i])}: a token's query and its key differ")
