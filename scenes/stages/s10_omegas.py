@@ -31,5 +31,5 @@ class QueryKeyScores(MatmulStage):
         i, j = np.unravel_index(int(np.argmax(gap)), gap.shape)
         if gap[i, j] <= 1e-6 * max(1.0, float(np.abs(scores).max())):
             return "ω′ is symmetric here, as ω = X·Xᵀ is: ω′[i, j] = ω′[j, i]"
-        return (f"unlike ω = X·Xᵀ, ω′ is not symmetric: ω′[{i}, {j}] = {shown_value(scores[i, j])} but "
-                f"ω′[{j}, {i}] = {shown_value(scores[j, i])}: a token's query and its key differ")
+        return (f"unlike ω = X·Xᵀ, ω′ is not symmetric: a token's query and key differ, "
+                f"ω′[{i}, {j}] = {shown_value(scores[i, j])} but ω′[{j}, {i}] = {shown_value(scores[j, i])}")

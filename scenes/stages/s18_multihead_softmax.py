@@ -182,13 +182,14 @@ class MultiheadSoftmax(StageScene):
             heads = len(weights)
             if heads < 2:
                 return f"one head, no clear role: the projections are {self.weights_words(self.cfg)}"
-            flat = np.nan_to_num(weights.reshape(heads, -1))
-            mean = float(np.corrcoef(flat)[np.triu_indices(heads, 1)].mean())
+            def alike(values):  # the mean correlation between two heads' maps
+                flat = np.nan_to_num(values.reshape(heads, -1), neginf=0.0)
+                return float(np.corrcoef(flat)[np.triu_indices(heads, 1)].mean())
+            mine, scores = alike(weights), alike(self.trace["s17_multihead_omegas"])
+            how = ("less alike than" if mine < scores - 0.05 else "more alike than" if mine > scores + 0.05
+                   else "as alike as")
             top = [self.cfg.sentence[t] for t in np.argsort(-weights.mean(axis=(0, 1)), kind="stable")[:2]]
-            most = f"most weight on \"{top[0]}\" and \"{top[1]}\""
-            if mean > 0.8:
-                return f"the heads' weights look alike (correlation {mean:.2f}), as their scores in stage 17: {most}"
-            return (f"the heads' weights differ (correlation {mean:.2f}) but no head has a clear role "
-                    f"(random projections); overall {most}")
+            return (f"the heads' weights are {how} their scores: correlation {mine:.2f} (scores "
+                    f"{scores:.2f}); most weight on \"{top[0]}\" and \"{top[1]}\"")
         parts = ", ".join(f"head {r.head} {r.name}" for r in named[:4])
         return f"what the heads look at: {parts}" + (" …" if len(named) > 4 else "")
