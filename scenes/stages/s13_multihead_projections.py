@@ -9,6 +9,7 @@ and value's blocks, stacked alike, come beside it. Every slice is opaque;
 nothing is dimmed or seen through.
 """
 
+import numpy as np
 from manim import DOWN, UP, LaggedStart
 
 from scenes.base import StageScene
@@ -33,6 +34,20 @@ class MultiheadProjections(StageScene):
     paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) in h = {heads} heads\n"
                   "multihead_U_key = torch.rand(h, d // h, d)\nmultihead_U_value = torch.rand(h, d // h, d)")
     view = (-0.55, 0.32)
+
+    def same_as_stage_6(self, tensors, names) -> str:
+        """Said when a head-0 matrix holds the very numbers of one of stage
+        6's (the notebook re-seeds torch.rand before these and draws one
+        U_query first, so head 0's query matrix is stage 6's U_key: a
+        reader took multihead_queries[0] = K for a bug), else ""."""
+        singles = {n: self.trace[f"s06_U_{n}"] for n in ("query", "key", "value")}
+        pairs = [(name, single) for name, values in zip(names, tensors) for single, matrix in singles.items()
+                 if matrix.shape == values[0].shape and np.allclose(matrix, values[0])]
+        if not pairs:
+            return ""
+        name, single = pairs[0]
+        first = " and draws one U_query first" if name.endswith("query") and single == "key" else ""
+        return f"{name}[0] is stage 6's U_{single}, number for number: the blog re-seeds torch.rand before these{first}"
 
     def storyboard(self):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
@@ -63,6 +78,9 @@ class MultiheadProjections(StageScene):
                      f"{shape_text(v)}): each head has its own three")
         self.play(*map(appear, firsts), *[appear(self.layout.place(f)) for f in firsts], run_time=1.0)
         self.wait(1.0)
+        if same := self.same_as_stage_6(tensors, names):
+            self.say(same)
+            self.wait(1.4)
 
         self.step("heads")
         # the query matrices of every head side by side, each tagged (a reader could not count nine slices

@@ -1,5 +1,6 @@
 """Xᵀ broadcast along the head axis, the matmul per head, then the turn of every head's slice (stages 14-16)."""
 
+import numpy as np
 from manim import DOWN, UP, Dot
 
 from tensors import matmul_products
@@ -93,6 +94,22 @@ class MultiheadProjectionStage(StageScene):
         self.say(f"head 0 before and after {self.turn_code}: column i becomes row i"
                  + (", in every head alike" if final.shape[0] > 1 else ""))
         self.before_and_after(turned, self.trace[self.before_key][0])
+        if same := self.same_as_single(final[0]):
+            self.wait(0.8)
+            self.say(same)
+            self.wait(1.0)
+
+    def same_as_single(self, head0) -> str:
+        """Said when head 0's result is, number for number, one of the single
+        head's (stages 7-9): head 0's projection matrix is stage 6's (see
+        stage 13), else ""."""
+        for key, name, stage, role in (("s07_queries", "Q", 7, "query"), ("s08_keys", "K", 8, "key"),
+                                       ("s09_values", "V", 9, "value")):
+            single = self.trace[key]
+            if single.shape == head0.shape and np.allclose(single, head0):
+                return (f"{self.result_name}[0] is stage {stage}'s {name}, number for number: "
+                        f"{self.weight_name}[0] is stage 6's U_{role} (stage 13 says why)")
+        return ""
 
     def before_and_after(self, shown, before):
         """The closing shot that keeps the turn in view, as stage 7's does
