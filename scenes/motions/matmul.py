@@ -514,6 +514,29 @@ class MatmulMotion:
             layout.upright(label)
             return label
 
+        def column_label(column, j):
+            """The copy of B's column ``j`` on the bench (``column``, where it
+            is going), named as PyTorch indexes it (``Xᵀ[:, 0]``), its name
+            alone (its colors are B's, on B's scale), level with the row's
+            label and reaching the other way, toward B: the pair named, each
+            strip under its own name (an unnamed copy of B's column read as
+            the products: 05_0070, 19_0199). None for a vector (all of it
+            is the column). Not shown."""
+            if vector:
+                return None
+            label = layout.name(column, _column(right_name, j), arrangement.products_side, shape=(),
+                                values=right.values[0, :, j])
+            label.remove(*label.submobjects[1:])
+            label.value_range = label.scale_of = label.note = None
+            _, bottom, _, top = layout.screen_box([left, right, result])
+            beyond = (0.0 if arrangement.slot == OPPOSITE else STACK_GAP + (
+                right_label.height if arrangement.slot == STACKED else plain.height))
+            layout.beside([column], label, arrangement.products_side, buff=LABEL_BUFF + beyond,
+                          level=(top, bottom), hang=1)
+            layout.inside(label)
+            layout.upright(label)
+            return label
+
         def clear_products():
             """The last products leave at once (never caught half-faded), with
             their name; B's label comes back if they covered it."""
@@ -553,7 +576,7 @@ class MatmulMotion:
                 anims += b_label("plain", when)
             return anims
 
-        def multiply(piece, column, name, values, run_time):
+        def multiply(piece, column, name, values, run_time, column_name=None):
             """The pair on the bench becomes their products: ``column`` (B's,
             across the "·") slides onto ``piece`` (A's row) and is gone, the row
             turning into the products on their own scale. The name and scale
@@ -565,7 +588,9 @@ class MatmulMotion:
             scene.play(piece.animate(rate_func=halfway).recolor(values, piece.value_range),
                        *take_place(label, when=halfway),
                        column.animate.shift(piece.get_center() - column.get_center()),
-                       vanish(column, rate_func=halfway), run_time=run_time)
+                       vanish(column, rate_func=halfway),
+                       *([vanish(column_name, rate_func=halfway)] if column_name is not None else []),
+                       run_time=run_time)
             scene.remove(column)
             shown["products"], shown["label"] = piece, label
 
@@ -600,6 +625,22 @@ class MatmulMotion:
             column.set_cell_opacity(1.0)  # lit, whatever the last column's frame left dimmed (a dim copy
             column.part_of = right  # beside the row read as a ghost: 05_0187, 09_0180)
             to_bench = [column.animate.shift(bench.slot(+1) - column.get_center())]
+            there = column.copy().shift(bench.slot(+1) - column.get_center())
+            named = column_label(there, j)  # named half-way to the bench, as the row is
+
+            def name_column(row_label) -> list:
+                """The column copy's name, where it stands clear of the row's; else none (fewer names,
+                never text on text: a long row name pushed clear of A's label reaches over the column)."""
+                nonlocal named
+                if named is None:
+                    return []
+                if (named.get_left()[0] < row_label.get_right()[0] + LABEL_GAP
+                        and named.get_right()[0] > row_label.get_left()[0] - LABEL_GAP
+                        and abs(named.get_center()[1] - row_label.get_center()[1])
+                        < (named.height + row_label.height) / 2):
+                    named = None
+                    return []
+                return [appear(named, rate_func=halfway)]  # the copy stays B's part: B's label names it too
             if j == 0:
                 piece = left.subgrid((0, 0))
                 piece.part_of = left
@@ -611,8 +652,9 @@ class MatmulMotion:
                 standing = piece.copy().rotate(-PI / 2, OUT)
                 standing.shift(bench.slot(-1) - standing.get_center())
                 # named half-way, once it stands nearer the bench than A (never over the column copy alone)
-                naming = take_place(products_label(piece, row_title(0), row_values, value_range=left.value_range,
-                                                   at=standing, row=True), when=halfway)
+                row_label = products_label(piece, row_title(0), row_values, value_range=left.value_range,
+                                           at=standing, row=True)
+                naming = take_place(row_label, when=halfway) + name_column(row_label)
                 # it stands up about its last cube (nearest the bench), swinging up over A, not across A's
                 # rows (a strip lying diagonally over the block read as a glitch: 05_0070, 12_0070)
                 pivot = piece.cell_center(0, k - 1)
@@ -633,11 +675,11 @@ class MatmulMotion:
                     scene.add(plain)
                 scene.add(piece, label, column)
                 shown["products"], shown["label"] = piece, label
-                scene.play(right.animate.highlight((0, slice(None), j), DIM), *to_bench,
+                scene.play(right.animate.highlight((0, slice(None), j), DIM), *to_bench, *name_column(label),
                            result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                            run_time=0.3 * run_time)
             multiply(piece, column, products_title(products_name(left_name, right_name, 0, j, vector)),
-                     products[0, j], 0.2 * run_time)
+                     products[0, j], 0.2 * run_time, column_name=named)
             marks = VGroup()
             if explain:
                 row_values, column_values = left.values[0, 0], right.values[0, :, 0]
