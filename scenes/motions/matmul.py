@@ -709,7 +709,10 @@ class MatmulMotion:
                                    values)
             piece.set_cell_opacity(0.0)
             scene.add(piece)
-            scene.play(reveal_columns(piece), *take_place(label, covering=True), run_time=0.45 * run_time)
+            # quickly, then held whole (a still of the first columns over a still lit B read as the products
+            # showing B: 03_0437, 05_0529)
+            scene.play(reveal_columns(piece), *take_place(label, covering=True), run_time=0.2 * run_time)
+            scene.wait(0.25 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products closes up into its top cube: the sums, seen; they become C's row i on
             # C's colors (the products and their name gone in that frame) and go into it
@@ -852,7 +855,9 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         f"matmul" if heads > 1 else "one head: one ordinary matmul")
     scene.add(left0, right0)
     labels = [a for block, piece in ((left, left0), (right, right0)) for a in swap(block.label, layout.place(piece))]
-    scene.play(*[vanish(b) for b in rest], *labels, run_time=0.5)  # each slice named from the moment it is out
+    # the whole blocks go at once, each slice named from the moment it is out (a fading 3D block under its
+    # head-0 slice's name read as a mislabelled block: 15_0062)
+    scene.play(*[vanish(b, rate_func=at_once) for b in rest], *labels, run_time=0.5)
     value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
     last = heads - 1  # the widest names come last: room for them from the start
     room = [layout.sized_label(left_slice(left_name, last), left0.grid_shape[1:], stacked=True,
