@@ -87,3 +87,32 @@ def test_titles_mark_the_stages_a_causal_mask_changes():
     marked = [n for n, stage in REGISTRY.items() if stage.title_text(causal).endswith("(causal)")]
     assert marked == [n for n, stage in REGISTRY.items() if stage.follows_mask]
     assert marked[:4] == [4, 5, 11, 12]  # the softmax stages and what follows them
+
+
+def test_a_code_panel_lights_the_statement_a_step_shows():
+    """A panel of two statements, the second lit: its glyphs in the accent
+    color, the first's muted (a continuation line belongs to its statement);
+    unmarked, every glyph in ink; a one-statement panel is never marked."""
+    from manim import ManimColor
+
+    from scenes.components.labels import code_box, mark_statements
+    from scenes.components.palette import DARK
+
+    code = "out = torch.nn.functional.softmax(scores,\n    dim=-1)\nout = out.T"
+    box = code_box(code, DARK, max_width=40.0)
+    glyphs = box[1].submobjects
+    first, second = box.statements
+    assert len(first) == len("out=torch.nn.functional.softmax(scores,dim=-1)") and len(second) == len("out=out.T")
+
+    def colors(indices):
+        return {glyphs[g].get_fill_color().to_hex().upper() for g in indices}
+
+    mark_statements(box, DARK, (1,))
+    assert colors(second) == {ManimColor(DARK.accent).to_hex().upper()}
+    assert colors(first) == {ManimColor(DARK.muted).to_hex().upper()}
+    mark_statements(box, DARK, None)
+    assert colors(range(len(glyphs))) == {ManimColor(DARK.ink).to_hex().upper()}
+    single = code_box("out = out.T", DARK)
+    mark_statements(single, DARK, (0,))
+    ink = ManimColor(DARK.ink).to_hex().upper()
+    assert {g.get_fill_color().to_hex().upper() for g in single[1].submobjects} == {ink}

@@ -106,11 +106,12 @@ def mark_statements(box: VGroup, theme: Theme, which=None) -> None:
     is at: those in ``which`` in the accent color, the others muted; all in
     ink when ``which`` is None (or the panel has one statement)."""
     text = box[1]
+    if len(box.statements) < 2 or box.statements[-1].stop != len(text.submobjects):
+        return  # one statement: nothing to point at (or glyphs not one per character: a tiny probe render)
     for n, glyphs in enumerate(box.statements):
-        color = theme.ink if which is None or len(box.statements) < 2 else (
-            theme.accent if n in which else theme.muted)
+        color = theme.ink if which is None else theme.accent if n in which else theme.muted
         for g in glyphs:
-            text[g].set_color(color)
+            text.submobjects[g].set_color(color)
 
 
 BREAKS = ("; ", "  # ", " + ", ", ", "(")  # where a line may break, best first
