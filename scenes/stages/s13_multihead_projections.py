@@ -117,8 +117,10 @@ class MultiheadProjections(StageScene):
         self.remove(first)
         self.add(cards[0])
         # once head 0's is in its place (its name no longer passing over them)
-        self.play(*swap(first.label, named), *[appear(slot, rate_func=at_once) for slot in slots],
-                  appear(tags, rate_func=at_once), run_time=0.3)
+        # names swapped at once with the slots' tags coming: head 0's own name never over them (13_0084)
+        self.play(vanish(first.label, rate_func=at_once), appear(named, rate_func=at_once),
+                  *[appear(slot, rate_func=at_once) for slot in slots], appear(tags, rate_func=at_once),
+                  run_time=0.3)
         for h in range(1, heads):  # counted: one head's matrix after another, into its slot
             self.play(appear(cards[h]), vanish(slots[h - 1], rate_func=at_once),
                       run_time=max(0.4, 0.8 * 0.88 ** h))
