@@ -59,7 +59,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-__all__ = ["CLEAR", "MARGIN", "ROLES", "HeadRole", "head_roles", "role_scores"]
+__all__ = ["CLEAR", "MARGIN", "ROLES", "HeadRole", "head_roles", "heads_alike", "role_scores"]
 
 ROLES = ("previous token", "two back", "next token", "self", "first token", "last token", "same word", "broad")
 CLEAR = 0.5  # a role's score must reach this...
@@ -174,3 +174,14 @@ def head_roles(weights: np.ndarray, token_ids: Sequence[int], causal: bool = Fal
     if A.ndim == 2:
         A = A[None]
     return tuple(_named(h, role_scores(A[h], token_ids, causal)) for h in range(A.shape[0]))
+
+
+def heads_alike(maps: np.ndarray) -> float:
+    """How alike the heads' maps (heads x ...) are: the mean correlation
+    between two heads' numbers (a masked −∞ counts as 0), over every pair.
+
+    >>> round(heads_alike(np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.1], [3.0, 2.0, 1.0]])), 2)
+    -0.33
+    """
+    flat = np.nan_to_num(np.asarray(maps, float).reshape(len(maps), -1), neginf=0.0)
+    return float(np.corrcoef(flat)[np.triu_indices(len(flat), 1)].mean())

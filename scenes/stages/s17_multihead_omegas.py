@@ -1,9 +1,9 @@
 """Stage 17: per-head scores Q · Kᵀ, one matmul per head."""
 
-import numpy as np
 from manim import DOWN
 
 from tensors import matmul_products
+from tensors.roles import heads_alike
 from scenes.base import StageScene
 from scenes.components.fades import appear
 from scenes.motions.heads import focus_heads, role_lines
@@ -47,11 +47,9 @@ class MultiheadOmegas(StageScene):
 
     def remark(self, omegas) -> str:
         """How alike the heads' score patterns are, said from the numbers."""
-        flat = omegas.reshape(omegas.shape[0], -1)
         if omegas.shape[0] < 2:
             return "one head: the same scores as ω′ of stage 10, in the paper's sizes"
-        corr = np.corrcoef(flat)
-        mean = float(corr[np.triu_indices(len(flat), 1)].mean())
+        mean = heads_alike(omegas)
         if mean > 0.8:
             if self.cfg.init == "torch-rand" and self.cfg.weights is None:
                 return (f"the heads' scores look alike (correlation {mean:.2f}): torch.rand is never negative, "

@@ -9,6 +9,8 @@ the weights. Head 0 is large with its words; head 0's row 0 is written out.
 import numpy as np
 from manim import DOWN, LEFT
 
+from tensors.roles import heads_alike
+
 from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.fades import appear, at_once, swap, vanish
@@ -182,10 +184,7 @@ class MultiheadSoftmax(StageScene):
             heads = len(weights)
             if heads < 2:
                 return f"one head, no clear role: the projections are {self.weights_words(self.cfg)}"
-            def alike(values):  # the mean correlation between two heads' maps
-                flat = np.nan_to_num(values.reshape(heads, -1), neginf=0.0)
-                return float(np.corrcoef(flat)[np.triu_indices(heads, 1)].mean())
-            mine, scores = alike(weights), alike(self.trace["s17_multihead_omegas"])
+            mine, scores = heads_alike(weights), heads_alike(self.trace["s17_multihead_omegas"])
             how = ("less alike than" if mine < scores - 0.05 else "more alike than" if mine > scores + 0.05
                    else "as alike as")
             top = [self.cfg.sentence[t] for t in np.argsort(-weights.mean(axis=(0, 1)), kind="stable")[:2]]
