@@ -299,13 +299,19 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     return signs, chosen
 
 
+def _name_alone(label):
+    """``label`` cut to its first line (the name, with a shape beside it
+    when it has one): no scale, no note. Returns it."""
+    label.remove(*label.submobjects[1:])
+    label.value_range = label.scale_of = label.note = None
+    return label
+
+
 def name_only(layout: Layout, grid: CubeGrid):
     """``grid``'s label without its scale (its name and shape) where the
     whole label stands, bound to ``grid``'s numbers; not shown."""
     whole = grid.label
-    plain = whole.copy()
-    plain.remove(*plain.submobjects[1:])
-    plain.value_range = plain.scale_of = plain.note = None
+    plain = _name_alone(whole.copy())
     grid.label = plain
     layout.place(grid)
     grid.label = whole
@@ -477,11 +483,22 @@ class MatmulMotion:
         frames = _Frames(scene, layout)
         bench = _Bench(layout, left, right, self.signs[0])
         lift = view_rotation(*view)[2] * right.pitch * 1.2  # toward the eye: in front of what it passes
-        # B keeps its whole label (name and scale) while it is in sight; products laid over all of B
-        # name the block in its stead (``covered``), and B's label comes back when they go
+        # B keeps its whole label (name and scale) while it is in sight; while products lie over all of
+        # B, and where the pieces stand in B's label's place (IN_PLACE), its name alone (``plain``)
         shown = {"products": None, "label": None, "b": "whole"}
-        # in B's label's place (IN_PLACE), the pieces on the bench stand beyond B's name alone (no scale)
         plain = name_only(layout, right)
+
+        def on_bench_at(label, strip, hang, whole_b=True):
+            """``label`` over (or under) ``strip`` on the bench, level with the
+            row's blocks, beyond B's label where the pieces are named on B's
+            side (B's whole label while ``whole_b``, else its name alone), hanging
+            from the strip's left edge rightwards (``hang`` 1) or from its right
+            edge leftwards (-1)."""
+            _, bottom, _, top = layout.screen_box([left, right, result])
+            beyond = (0.0 if arrangement.slot == OPPOSITE else STACK_GAP + (
+                right_label.height if arrangement.slot == STACKED and whole_b else plain.height))
+            layout.beside([strip], label, arrangement.products_side, buff=LABEL_BUFF + beyond,
+                          level=(top, bottom), hang=hang)
 
         def products_label(piece, name, values, value_range=None, at=None, row=False):
             """``piece`` (to show ``values`` on their own scale, or on
@@ -496,17 +513,13 @@ class MatmulMotion:
             side = arrangement.products_side
             # a strip (the row, one cell's products) is named without a shape: its cubes are there to count
             on_bench = np.ndim(values) == 1
-            in_place = arrangement.slot == IN_PLACE
             label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values)
-            _, bottom, _, top = layout.screen_box([left, right, result])
-            # B's label first (its name alone, in its place): B stays in sight and named under the pieces
-            # (its whole label while a strip stands on the bench in a slot of its own; its name alone while
-            # products lie over it: one color bar for one block, 03_0437 for the seventeenth reader)
-            beyond = (0.0 if arrangement.slot == OPPOSITE else STACK_GAP + (
-                right_label.height if arrangement.slot == STACKED and on_bench else plain.height))
-            # over (or under) the strip on the bench, reaching over B (the room kept for it), or over B
-            layout.beside([at or piece] if on_bench else [right], label, side, buff=LABEL_BUFF + beyond,
-                          level=(top, bottom), hang=(-1 if row else 1) if on_bench else 0)
+            # B's label first: B stays in sight and named under the pieces (its whole label while a strip
+            # stands on the bench in a slot of its own; its name alone while products lie over it: one
+            # color bar for one block, 03_0437 for the seventeenth reader). Over (or under) the strip on
+            # the bench, reaching over B (the room kept for it), or over B
+            on_bench_at(label, (at or piece) if on_bench else right, (-1 if row else 1) if on_bench else 0,
+                        whole_b=on_bench)
             area = layout.area()
             if on_bench and np.allclose(left.label.side, side):  # clear of A's label, reaching into the gap
                 area = replace(area, left=max(area.left, layout.right_edge(left.label) + LABEL_GAP))
@@ -524,15 +537,9 @@ class MatmulMotion:
             is the column). Not shown."""
             if vector:
                 return None
-            label = layout.name(column, _column(right_name, j), arrangement.products_side, shape=(),
-                                values=right.values[0, :, j])
-            label.remove(*label.submobjects[1:])
-            label.value_range = label.scale_of = label.note = None
-            _, bottom, _, top = layout.screen_box([left, right, result])
-            beyond = (0.0 if arrangement.slot == OPPOSITE else STACK_GAP + (
-                right_label.height if arrangement.slot == STACKED else plain.height))
-            layout.beside([column], label, arrangement.products_side, buff=LABEL_BUFF + beyond,
-                          level=(top, bottom), hang=1)
+            label = _name_alone(layout.name(column, _column(right_name, j), arrangement.products_side, shape=(),
+                                            values=right.values[0, :, j]))
+            on_bench_at(label, column, 1)
             layout.inside(label)
             layout.upright(label)
             return label
@@ -755,11 +762,7 @@ class MatmulMotion:
             say(f"rows {rest} to {m - 1} of {left_name} the same way, one after another, faster")
             scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
                        right.animate.clear_highlight(), run_time=0.25)
-            marks, sweep = row_sweep(layout, left, result, start=rest)
-            whole = frame_around(layout, right, (0,))
-            scene.add(marks, whole)
-            scene.play(fill_rows(result, start=rest), sweep, run_time=max(1.0, 0.12 * (m - rest)) / speed)
-            scene.remove(marks, whole)
+            sweep_rows(scene, layout, left, right, result, max(1.0, 0.12 * (m - rest)) / speed, start=rest)
         if m > 1:  # said as the last row lands: no caption about rows still to come over a finished block
             cells = f"all {m} entries" if vector else f"all {m * n} cells"
             say(f"{result_name}: {cells} formed, each one row · column sum")
@@ -892,13 +895,8 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY).empty(), *told,
                    *[a for old, new in zip(olds, news) for a in swap(old, new)], run_time=0.35 * run)
         head.recolor(result_values[h], value_range)  # its values, still empty slots
-        # row after row, as head 0's: a frame on the row of the left slice and on the result's row it
-        # forms, one on the whole right slice (a reader saw "heads 1 to 8" over still frames: 17_0451)
-        marks, sweep = row_sweep(layout, left0, head)
-        whole = frame_around(layout, right0, (0,))
-        scene.add(marks, whole)
-        scene.play(fill_rows(head), sweep, run_time=0.65 * run)
-        scene.remove(marks, whole)
+        # row after row, as head 0's later rows (a reader saw "heads 1 to 8" over still frames: 17_0451)
+        sweep_rows(scene, layout, left0, right0, head, 0.65 * run)
     block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
     block.align_cell((0, 0, 0), head.cell_center(0, 0))
     layout.name(block, result_name, DOWN if stack else head.label.side)
@@ -960,6 +958,19 @@ def reveal_columns(grid: CubeGrid) -> InPlace:
             block.set_cell_opacity(float(np.clip(alpha * columns - c, 0.0, 1.0)), (0, slice(None), c))
 
     return InPlace(grid, update)
+
+
+def sweep_rows(scene, layout: Layout, left: CubeGrid, right: CubeGrid, result: CubeGrid, run_time: float,
+               start: int = 0) -> None:
+    """``result``'s rows from ``start`` (empty slots) formed one after
+    another, faster than a row with its products: a frame goes down
+    ``left``'s rows and ``result``'s as each fills (:func:`fill_rows`), one
+    frame on the whole of ``right``; the frames go at the end."""
+    marks, sweep = row_sweep(layout, left, result, start=start)
+    whole = frame_around(layout, right, (0,))
+    scene.add(marks, whole)
+    scene.play(fill_rows(result, start=start), sweep, run_time=run_time)
+    scene.remove(marks, whole)
 
 
 def row_sweep(layout: Layout, left: CubeGrid, result: CubeGrid, start: int = 0) -> tuple[VGroup, InPlace]:
