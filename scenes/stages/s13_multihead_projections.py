@@ -47,7 +47,8 @@ class MultiheadProjections(StageScene):
             return ""
         name, single = pairs[0]
         first = " and draws one U_query first" if name.endswith("query") and single == "key" else ""
-        return f"{name}[0] is stage 6's U_{single}, number for number: the blog re-seeds torch.rand before these{first}"
+        return (f"{name}[0] is stage 6's U_{single}, number for number: the blog re-seeds torch.rand before "
+                f"these{first}")
 
     def storyboard(self):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
@@ -116,8 +117,8 @@ class MultiheadProjections(StageScene):
                   *[vanish(f.label, rate_func=at_once) for f in firsts[1:]], run_time=1.0)
         self.remove(first)
         self.add(cards[0])
-        # once head 0's is in its place (its name no longer passing over them)
-        # names swapped at once with the slots' tags coming: head 0's own name never over them (13_0084)
+        # once head 0's is in its place, the slots and their tags come, the names swapped at once in the
+        # same frame: head 0's own name never stands over the tags (13_0084)
         self.play(vanish(first.label, rate_func=at_once), appear(named, rate_func=at_once),
                   *[appear(slot, rate_func=at_once) for slot in slots], appear(tags, rate_func=at_once),
                   run_time=0.3)
