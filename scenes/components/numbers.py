@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
-           "fingerprint", "row_numbers", "shown_sum"]
+           "fingerprint", "row_numbers", "shown_sum", "shown_divisor"]
 
 
 
@@ -83,6 +83,19 @@ def tick_values(value_range) -> tuple[str, str]:
     # 1.000, never 1 (its largest can only be below 1)
     ends = [f"{round(v)}" if abs(v - round(v)) < 1e-12 else e for v, e in zip((low, high), ends)]
     return tuple("0" if float(e) == 0 else e.replace("-", "−") for e in ends)
+
+
+def shown_divisor(value: float) -> str:
+    """A sum a row is divided by, written to the units from 1000 up (three
+    significant digits, ``17500`` for 17452, made a weight of 0.993 read
+    as 17330 ÷ 17500 = 0.990 by the nineteenth reader, 04_0103), else as
+    :func:`shown_value`.
+
+    >>> shown_divisor(17452.4), shown_divisor(30.81), shown_divisor(2.5e7)
+    ('17452', '30.8', '2.50×10⁷')
+    """
+    value = float(value)
+    return f"{value:.0f}" if 1e3 <= abs(value) < 1e5 else shown_value(value)
 
 
 def shown_sum(terms, total: float) -> str:
