@@ -217,11 +217,13 @@ def _others_label(layout, others, name: str, slots=None) -> Mobject:
 
 
 def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float = 2.4, axis_color=None,
-               rows_are_tokens: bool = True, columns_are_tokens: bool = False) -> FocusHeads:
+               rows_are_tokens: bool = True, columns_are_tokens: bool = False, told=()) -> FocusHeads:
     """Every head's slice turns about its own diagonal at once (a swapaxes or
     permute of the last two axes: cell (i, j) travels to (j, i)); head 0's
     words go and come back on its new token axis; the labels take the new
-    shape in the same play. ``values``: the turned (h, c, r) tensor."""
+    shape in the same play. ``values``: the turned (h, c, r) tensor;
+    ``told``: a caption's animations, joining the turn (a caption that
+    says the turn over slices not turning yet: 14_0594)."""
     slices = [shown.focus, *shown.others]
     axes = [diagonal(s, axis_color) for s in slices[:1]] if axis_color is not None else []
     old_words = [w for w in shown.words]
@@ -230,7 +232,7 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
     for s in slices:
         x_axis, row_axis, _ = s.axis_vectors()
         turns.append(turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)))
-    scene.play(*turns, run_time=run_time)
+    scene.play(*turns, *told, run_time=run_time)
     turned = []
     for h, s in enumerate(slices):
         depth, rows, cols = s.dims

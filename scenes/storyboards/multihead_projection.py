@@ -83,10 +83,10 @@ class MultiheadProjectionStage(StageScene):
         self.step("heads")
         self.wait(1.0)
         self.step("turn")
-        self.say(f"{self.transpose_code}: every head's slice turns about its diagonal, "
-                 f"{shape_text((rows, cols))} → {shape_text(final.shape[1:])}")
         turned = turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.6 / self.speed,
-                            axis_color=self.theme.accent)
+                            axis_color=self.theme.accent, told=self.saying(
+                                f"{self.transpose_code}: every head's slice turns about its diagonal, "
+                                f"{shape_text((rows, cols))} → {shape_text(final.shape[1:])}"))
         every = "every head" if final.shape[0] > 1 else "the one head"
         self.say(f"{self.result_name}: {shape_text(final.shape)}; in {every}, row i is token i")
         self.wait(0.8)
