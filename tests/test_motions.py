@@ -15,7 +15,6 @@ from golden import render_still
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appearing
-from scenes.components.numbers import shown_value
 from scenes.engine.manim_hooks import screen_points
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul, matmul
@@ -267,10 +266,10 @@ def test_a_softmax_row_goes_through_its_exponentials_to_its_weights(tmp_path):
     assert name == "exp(ω[0])"
     assert np.allclose(values, exp[0], rtol=1e-5)
     assert np.allclose(value_range, (exp[0].min(), exp[0].max()), rtol=1e-5)
-    assert note == f"Σ = {shown_value(exp[0].sum())}"  # the sum it is divided by, under its name
+    assert note == f"Σ = {exp[0].sum():.0f}"  # the sum it is divided by, under its name, to the units
     values, signs = seen["divided"]
     assert np.allclose(values, weights[0], atol=1e-6)
-    assert [sign.replace(" ", "") for sign in signs] == [f"÷{shown_value(exp[0].sum())}"]  # the division, seen
+    assert [sign.replace(" ", "") for sign in signs] == [f"÷{exp[0].sum():.0f}"]  # the division, seen
     assert np.allclose(seen["weights"], weights, atol=1e-6)
 
 
@@ -324,10 +323,10 @@ def test_a_row_keeps_a_wide_label_off_the_neighbouring_block(tmp_path):
 
 
 def test_a_legend_changes_with_the_colors_it_names(tmp_path):
-    """The products' label (name and scale) comes in half-way through the
-    play that turns A's row into the products, never at its start: a frame
-    early in that play shows A's row, which must still be named as A's row
-    (a reader saw "α[0] * X[:, 9]" over α's colors). A later row's products
+    """The products' label (name and scale) comes in the frame A's row turns
+    into the products, in the play that recolors it (once the pair has met
+    on the "·"), never in a frame that still shows A's row (a reader saw
+    "α[0] * X[:, 9]" over α's colors). A later row's products
     come in named as products from their first column (no row of A on B
     under them first). And every play's first frame (the state before it)
     has every block named by what it shows: the row on its way to the next
@@ -346,10 +345,13 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
             coming = [(animation, label) for animation in animations for label in appearing(animation) or []
                       if getattr(label, "tensor_name", "") in ("A[0] * B[:, 0]", "A[1] * columns of B")]
             before = [label.block.values.copy() for _, label in coming]
+            recolors = [[(a.rate_func if hasattr(a, "rate_func") else a.anim_args["rate_func"])(0.25)
+                         for a in animations if getattr(a, "mobject", None) is label.block]
+                        for _, label in coming]  # the block's own change in that play (``.animate``), when done
             played(*animations, **kwargs)
-            for (animation, label), was in zip(coming, before):
+            for (animation, label), was, recolor in zip(coming, before, recolors):
                 seen.append((label.tensor_name, animation.rate_func(0.25), animation.rate_func(0.75),
-                             was.reshape(-1), label.block.values.reshape(-1).copy()))
+                             recolor, was.reshape(-1), label.block.values.reshape(-1).copy()))
 
         scene.play = play
         matmul(scene, scene.layout, scene.viewpoint, left, right, a @ b, matmul_products(a, b), names=("A", "B", "C"))
@@ -357,8 +359,8 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
     play(tmp_path, storyboard)
     assert not first_frames, "\n".join(first_frames)
     assert [name for name, *_ in seen] == ["A[0] * B[:, 0]", "A[1] * columns of B"]
-    (_, early, late, was0, now0), (_, *soon, was1, now1) = seen
-    assert (early, late) == (0.0, 1.0), "the first products are not named half-way through their recolor"
+    (_, early, late, recolor, was0, now0), (_, *soon, _, was1, now1) = seen
+    assert (early, late) == (1.0, 1.0) and recolor == [1.0], "the first products' name and colors not in one frame"
     assert np.allclose(was0, a[0]) and np.allclose(now0, a[0] * b[:, 0])  # A's row before, the products after
     assert soon == [1.0, 1.0]  # named as they come in
     products = (a[1][:, None] * b).reshape(-1)

@@ -107,8 +107,9 @@ def halfway(t: float) -> float:
     return 1.0 if t >= 0.5 else 0.0
 
 
-def swap(old: Mobject | None, new: Mobject | None) -> list[InPlace]:
-    """``old`` gives way to ``new`` at once, half-way through the play: one
-    text in one place at any frame, never two, never a half-faded one."""
-    return ([vanish(old, rate_func=halfway)] if old is not None else []) + \
-           ([appear(new, rate_func=halfway)] if new is not None else [])
+def swap(old: Mobject | None, new: Mobject | None, rate_func=halfway) -> list[InPlace]:
+    """``old`` gives way to ``new`` at once, half-way through the play (or
+    at ``rate_func``'s step): one text in one place at any frame, never
+    two, never a half-faded one."""
+    return ([vanish(old, rate_func=rate_func)] if old is not None else []) + \
+           ([appear(new, rate_func=rate_func)] if new is not None else [])

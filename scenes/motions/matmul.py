@@ -14,8 +14,8 @@ every tensor), named as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); they
 close up into the first one's place (the sum, seen: :func:`fold`), and
 that pile becomes one cube on C's colors, which flies into C[0, 0] level
 with C's row 0, over no sign. The next columns come out of B one at a time, faster, to
-meet the row on the bench; B keeps its whole label, scale included, all
-through. Every later row's products come onto all of B at once, column by
+meet the row on the bench; B keeps its whole label, scale included, while
+they do. Every later row's products come onto all of B at once, column by
 column (``X[1] * columns of Xᵀ``: the row broadcast over every column, on
 their own scale: one picture for every row after the first), named in B's
 stead while they cover it; each column of them closes up into its top
@@ -45,7 +45,7 @@ __all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul"
            "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
-SLOT_OPACITY = 0.2  # a result cell not computed yet: an empty slot (0.1 was lost at 480p: a label over nothing)
+SLOT_OPACITY = 0.3  # a result cell not computed yet: an empty slot (0.1, then 0.2 on a thin column, was lost at 480p)
 FORMING_OPACITY = 0.45  # the slot being filled
 DIM = 0.2  # an operand's rows and columns not in play
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
@@ -230,7 +230,7 @@ def _choose(pitches) -> Arrangement:
 
 def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result: CubeGrid,
                    view=MATMUL_VIEW, run_time: float = 1.6, products_room=None,
-                   names_room=None, area=None) -> tuple[VGroup, Arrangement]:
+                   names_room=None, area=None, told=()) -> tuple[VGroup, Arrangement]:
     """Move ``left`` and ``right`` (labelled, on screen) into the row
     ``left · right = result``, fitted to the stage area seen from ``view``
     (the camera turns there); operands not on screen yet are shown there,
@@ -266,22 +266,40 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     entering = not any(left is m for m in scene.mobjects)  # not on screen yet: shown in place, no move
+    moving_from = viewpoint.now
+    viewpoint.look_from(view)  # the signs and C's slots where the blocks are going, seen from there
+    signs = _signs(layout, targets[0], targets[1], result)
+    layout.place(result)
+    result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
     if entering:
-        viewpoint.look_from(view)
         left.become(targets[0])
         right.become(targets[1])
         late = [layout.place(g) for g in (left, right)]
         late += [left, right]
-    else:
-        shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
-        # a label that changes sides would glide across its block and the others' labels (or stand over
-        # them, left behind): it leaves at once and comes back on its side, where its block has gone
-        turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
-        scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
-                   *[layout.follow(g, t, view) for g, t in zip((left, right), targets)
-                     if g in shown and g not in turned],
-                   *[vanish(g.label, rate_func=at_once) for g in turned], run_time=run_time)
-        late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # wait for their block's place
+        # the operands and every text at once (a name caught half-faded: 17_0060); the empty slots fade in
+        scene.play(appear(result), *[appear(m, rate_func=at_once) for m in (result.label, signs, *late)], *told,
+                   run_time=0.6)
+        return signs, chosen
+    viewpoint.look_from(moving_from)
+    shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
+    # a label that changes sides would glide across its block and the others' labels (or stand over
+    # them, left behind): it leaves at once and comes back on its side, where its block has gone
+    turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
+    # the rule said as the blocks turn into place; C's slots (named), the "·" and the "=" once they stand
+    # there (a sign over a block still moving reads as its mark, and a label placed for the last view
+    # wanders while the camera turns)
+    scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
+               *[layout.follow(g, t, view) for g, t in zip((left, right), targets)
+                 if g in shown and g not in turned],
+               *[vanish(g.label, rate_func=at_once) for g in turned], *told, run_time=run_time)
+    late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # wait for their block's place
+    scene.play(appear(result), *[appear(m, rate_func=at_once) for m in (result.label, signs, *late)], run_time=0.4)
+    return signs, chosen
+
+
+def _signs(layout: Layout, left: CubeGrid, right: CubeGrid, result: CubeGrid) -> VGroup:
+    """The "·" between ``left`` and ``right`` and the "=" between ``right``
+    and ``result``, each centred in its gap as seen now (pinned, not shown)."""
     signs = VGroup()
     for before, after, sign in ((left, right, "·"), (right, result, "=")):
         mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"  # a "·" glyph is 3 px at 480p
@@ -290,13 +308,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         layout.beside([before], mark, [1.0, 0.0, 0.0], buff=(gap - mark.width) / 2)
         layout.upright(mark)
         signs.add(mark)
-    layout.place(result)
-    result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
-    # the operands and every text at once (a name, or a block coming back, caught half-faded: 17_0060,
-    # 06_0842); the empty slots fade in
-    scene.play(appear(result), *[appear(m, rate_func=at_once) for m in (result.label, signs, *late)],
-               run_time=0.6)
-    return signs, chosen
+    return signs
 
 
 def _name_alone(label):
@@ -462,11 +474,12 @@ class MatmulMotion:
             "row i of the left block meets column j of the right one at cell (i, j)")
         return next(text for text in ways if len(text) <= SHORT_CAPTION)
 
-    def arrange(self, run_time: float = 1.6) -> None:
-        """``A · B = C`` laid out, C as empty slots, every block named (see :func:`arrange_matmul`)."""
+    def arrange(self, run_time: float = 1.6, told=()) -> None:
+        """``A · B = C`` laid out, C as empty slots, every block named (see
+        :func:`arrange_matmul`); ``told``: a caption's animations, joining the move."""
         self.signs, self.arrangement = arrange_matmul(
             self.scene, self.layout, self.viewpoint, self.left, self.right, self.result, self.view,
-            products_room=self.room, names_room=self.names_room, area=self.area, run_time=run_time)
+            products_room=self.room, names_room=self.names_room, area=self.area, run_time=run_time, told=told)
 
     def fill(self) -> Matmul:
         """Form the result, as the module docstring tells; returns it, labelled, and the signs."""
@@ -481,21 +494,23 @@ class MatmulMotion:
         first_cell = f"{result_name}[0]" if vector else cell_name(result_name, 0, 0)
         right_label = right.label
         frames = _Frames(scene, layout)
-        bench = _Bench(layout, left, right, self.signs[0])
+        dot = self.signs[0]
+        bench = _Bench(layout, left, right, dot)
         lift = view_rotation(*view)[2] * right.pitch * 1.2  # toward the eye: in front of what it passes
-        # B keeps its whole label (name and scale) while it is in sight; while products lie over all of
-        # B, and where the pieces stand in B's label's place (IN_PLACE), its name alone (``plain``)
+        # B keeps its whole label (name and scale) while it is in sight; where the pieces stand in B's
+        # label's place (IN_PLACE), its name alone (``plain``); while products lie over all of B, none
         shown = {"products": None, "label": None, "b": "whole"}
         plain = name_only(layout, right)
 
         def on_bench_at(label, strip, hang, whole_b=True):
             """``label`` over (or under) ``strip`` on the bench, level with the
             row's blocks, beyond B's label where the pieces are named on B's
-            side (B's whole label while ``whole_b``, else its name alone), hanging
+            side (B's whole label while ``whole_b``, else its name alone; None:
+            B unnamed, the pieces' label in its place), hanging
             from the strip's left edge rightwards (``hang`` 1) or from its right
             edge leftwards (-1)."""
             _, bottom, _, top = layout.screen_box([left, right, result])
-            beyond = (0.0 if arrangement.slot == OPPOSITE else STACK_GAP + (
+            beyond = (0.0 if arrangement.slot == OPPOSITE or whole_b is None else STACK_GAP + (
                 right_label.height if arrangement.slot == STACKED and whole_b else plain.height))
             layout.beside([strip], label, arrangement.products_side, buff=LABEL_BUFF + beyond,
                           level=(top, bottom), hang=hang)
@@ -514,12 +529,12 @@ class MatmulMotion:
             # a strip (the row, one cell's products) is named without a shape: its cubes are there to count
             on_bench = np.ndim(values) == 1
             label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values)
-            # B's label first: B stays in sight and named under the pieces (its whole label while a strip
-            # stands on the bench in a slot of its own; its name alone while products lie over it: one
-            # color bar for one block, 03_0437 for the seventeenth reader). Over (or under) the strip on
-            # the bench, reaching over B (the room kept for it), or over B
+            # B's label first: B stays in sight and named beside the pieces while a strip stands on the
+            # bench; products over all of B are the one block there, named once ("… columns of B": one
+            # name and one color bar, 03_0437, 05_0526). Over (or under) the strip on the bench, reaching
+            # over B (the room kept for it), or over B, B's label gone
             on_bench_at(label, (at or piece) if on_bench else right, (-1 if row else 1) if on_bench else 0,
-                        whole_b=on_bench)
+                        whole_b=True if on_bench else None)
             area = layout.area()
             if on_bench and np.allclose(left.label.side, side):  # clear of A's label, reaching into the gap
                 area = replace(area, left=max(area.left, layout.right_edge(left.label) + LABEL_GAP))
@@ -554,15 +569,18 @@ class MatmulMotion:
             return gone
 
         def b_label(state: str, when=at_once) -> list:
-            """B's label as ``state`` says: "whole" (name and scale) or "plain"
-            (its name alone, the pieces' label beyond it)."""
+            """B's label as ``state`` says: "whole" (name and scale), "plain"
+            (its name alone, the pieces' label beyond it) or "none" (products
+            lie over all of B, named "… columns of B": one name for the one
+            block in sight, 05_0526 and 10_0460 for the nineteenth reader)."""
             now = shown["b"]
             if now == state:
                 return []
             shown["b"] = state
-            mobs = {"whole": right_label, "plain": plain}
-            right.label = mobs[state]
-            return [vanish(mobs[now], rate_func=when), appear(mobs[state], rate_func=when)]
+            mobs = {"whole": right_label, "plain": plain, "none": None}
+            right.label = mobs[state] or right_label
+            return [vanish(m, rate_func=when) for m in (mobs[now],) if m is not None] + \
+                   [appear(m, rate_func=when) for m in (mobs[state],) if m is not None]
 
         def uncover(when=at_once) -> list:
             """B's own label, back."""
@@ -575,29 +593,40 @@ class MatmulMotion:
         def take_place(label, when=at_once, covering=False) -> list:
             """``label`` shown in place of the last piece's, at once (``when``:
             at that rate's step); B's label keeps only B's name where the
-            pieces stand in its place, or lie over B (``covering``)."""
+            pieces stand in its place, and goes while they lie over B (``covering``)."""
             anims = [appear(label, rate_func=when)]
             if shown["label"] is not None:
                 anims.append(vanish(shown["label"], rate_func=when))
-            if arrangement.slot == IN_PLACE or covering:  # beyond B's name, in B's label's place
+            if covering:  # over all of B: the products' name is the block's one name
+                anims += b_label("none", when)
+            elif arrangement.slot == IN_PLACE:  # beyond B's name, in B's label's place
                 anims += b_label("plain", when)
             return anims
 
         def multiply(piece, column, name, values, run_time, column_name=None):
-            """The pair on the bench becomes their products: ``column`` (B's,
-            across the "·") slides onto ``piece`` (A's row) and is gone, the row
-            turning into the products on their own scale. The name and scale
-            change half-way through the recolor, never before it: a legend
-            names the colors on screen at every frame."""
-            label = products_label(piece, name, values)
-            # the colors change in one frame, with the name, as the column reaches the row: a blend of the
+            """The pair on the bench becomes their products on the "·": A's row
+            and B's column slide together onto it (the sign giving way), and
+            the column is gone, the row turning into the products on their own
+            scale, where the "·" was (a products strip left of the "·" read as
+            an operand: 06_0231, 07_0085, 16_0143). The name and scale change
+            in the frame the colors do: a legend names the colors on screen
+            at every frame."""
+            meet = bench.slot(0)
+            there = piece.copy().shift(meet - piece.get_center())
+            was = piece.label, piece.part_of, piece.value_range
+            label = products_label(piece, name, values, at=there)
+            piece.label, piece.part_of, own = *was[:2], piece.value_range  # the row's until it turns
+            piece.value_range = was[2]
+            scene.play(piece.animate.shift(meet - piece.get_center()),
+                       column.animate.shift(meet - column.get_center()),
+                       vanish(dot, rate_func=at_once), run_time=0.6 * run_time)
+            # the colors change in one frame, with the name, as the column lies on the row: a blend of the
             # row's and the products' colors would match neither label (a reader read α[0] in yellow: 05_0187)
-            scene.play(piece.animate(rate_func=halfway).recolor(values, piece.value_range),
-                       *take_place(label, when=halfway),
-                       column.animate.shift(piece.get_center() - column.get_center()),
-                       vanish(column, rate_func=halfway),
-                       *([vanish(column_name, rate_func=halfway)] if column_name is not None else []),
-                       run_time=run_time)
+            piece.label, piece.part_of, piece.value_range = label, None, own
+            scene.play(piece.animate(rate_func=at_once).recolor(values, piece.value_range),
+                       *take_place(label), vanish(column, rate_func=at_once),
+                       *([vanish(column_name, rate_func=at_once)] if column_name is not None else []),
+                       run_time=0.4 * run_time)
             scene.remove(column)
             shown["products"], shown["label"] = piece, label
 
@@ -606,21 +635,30 @@ class MatmulMotion:
             first (:func:`fold`), and that pile becomes one cube on C's colors
             (the products and their name gone in the same frame), which flies
             from the top of the bench (level with C's row 0, clear of the
-            signs) into C[i, j]. The row is laid out again (unfolded, off
-            screen) for the next column."""
+            signs) into C[i, j], the "·" back. The row is laid out again
+            (unfolded, off screen) in its slot for the next column. Explained
+            (the first cell), each caption says what a still of it shows: the
+            products closing up, then the sum in its place (a caption about
+            the sum over a cell still empty: 12_0159, 17_0174)."""
             unfolded = piece.points.copy()
             if explain:
-                say(f"the {k} products summed: they close up into one cube, {first_cell} = "
-                    f"{shown_value(table[0, 0])}")
-            scene.play(fold(piece, 0), run_time=(0.6 if explain else 0.25) * run_time)
+                say(f"the {k} products summed: they close up into one cube")
+            scene.play(fold(piece, 0), run_time=(1.0 if explain else 0.25) * run_time)
+            if explain:
+                scene.wait(0.4 * run_time)
             cube = result.like(np.array([[table[i, j]]]), result.value_range)
             cube.move_to(piece.cell_center(0, 0) + lift)
             cube.part_of = result
             scene.add(cube)
-            scene.play(cube.animate.move_to(result.cell_center(i, j)), *clear_products(), run_time=0.75 * run_time)
+            # explained, the sum named as it goes to its place, half-way there
+            told = _saying(scene, say, f"{first_cell} = {shown_value(table[0, 0])}: the sum of the {k} products, "
+                                       f"into its place") if explain else []
+            scene.play(cube.animate.move_to(result.cell_center(i, j)), *clear_products(),
+                       appear(dot, rate_func=at_once), *told, run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
             scene.remove(cube)
             piece.points = unfolded
+            piece.shift(bench.slot(-1) - piece.get_center())
 
         def cell(j, run_time, explain):
             boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
@@ -709,7 +747,7 @@ class MatmulMotion:
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                        run_time=0.25 * run_time)
             # the row times every column of B (the row broadcast): the products laid over B column by
-            # column, left to right, on their own scale and named so from the start, beside B's name; B
+            # column, left to right, on their own scale and named so from the start, in B's stead; B
             # stays whole and lit where they have not come yet (B hidden read as "the operand vanished",
             # six stills of one reader; B dimmed under them as "the products show B", two readers)
             label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)),
@@ -781,8 +819,7 @@ def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, re
     result, labelled, and the signs."""
     motion = MatmulMotion(scene, layout, viewpoint, left, right, result_values, products, names=names, say=say,
                           **kwargs)
-    motion.say(motion.rule())
-    motion.arrange()
+    motion.arrange(told=_saying(scene, motion.say, motion.rule()))  # the rule said as the blocks take their places
     return motion.fill()
 
 
@@ -854,13 +891,14 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         pieces.append(piece)
     left0, right0 = pieces
     rest = [block for block in (left, right)]
-    say(f"head 0 first: one ordinary {shape_text(left0.grid_shape[1:])} · {shape_text(right0.grid_shape[1:])} "
-        f"matmul" if heads > 1 else "one head: one ordinary matmul")
+    told = _saying(scene, say, f"head 0 first: one ordinary {shape_text(left0.grid_shape[1:])} · "
+                               f"{shape_text(right0.grid_shape[1:])} matmul" if heads > 1
+                   else "one head: one ordinary matmul")
     scene.add(left0, right0)
     labels = [a for block, piece in ((left, left0), (right, right0)) for a in swap(block.label, layout.place(piece))]
     # the whole blocks go at once, each slice named from the moment it is out (a fading 3D block under its
     # head-0 slice's name read as a mislabelled block: 15_0062)
-    scene.play(*[vanish(b, rate_func=at_once) for b in rest], *labels, run_time=0.5)
+    scene.play(*[vanish(b, rate_func=at_once) for b in rest], *labels, *told, run_time=0.5)
     value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
     last = heads - 1  # the widest names come last: room for them from the start
     room = [layout.sized_label(left_slice(left_name, last), left0.grid_shape[1:], stacked=True,
@@ -886,17 +924,21 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
             layout.name(right0, right_slice(right_name, h), olds[2].side, scale_of=right_of, stacked=True,
                         values=right_values[h])
             news.append(layout.place(right0))
-        moves = [left0.animate.recolor(left_values[h], left.value_range)]
+        # head h's slices and names in one frame, its result empty slots: a blend of two heads' colors,
+        # or a result fading out, matched no name and was caught so (16_0357, 21_0492 for the nineteenth
+        # reader); the time goes to the rows filling under their frames
+        moves = [left0.animate(rate_func=at_once).recolor(left_values[h], left.value_range)]
         if not copies:
-            moves.append(right0.animate.recolor(right_values[h], right.value_range))
+            moves.append(right0.animate(rate_func=at_once).recolor(right_values[h], right.value_range))
         # the caption for heads 1 … comes with head 1's names, not over head 0's (16_0474)
         told = _saying(scene, say, f"heads 1 to {heads - 1}: the same, each with its own slices, one after "
                                    f"another") if h == 1 else []
-        scene.play(*moves, head.animate.set_cell_opacity(SLOT_OPACITY).empty(), *told,
-                   *[a for old, new in zip(olds, news) for a in swap(old, new)], run_time=0.35 * run)
+        scene.play(*moves, head.animate(rate_func=at_once).set_cell_opacity(SLOT_OPACITY).empty(), *told,
+                   *[a for old, new in zip(olds, news) for a in swap(old, new, rate_func=at_once)],
+                   run_time=0.15 * run)
         head.recolor(result_values[h], value_range)  # its values, still empty slots
         # row after row, as head 0's later rows (a reader saw "heads 1 to 8" over still frames: 17_0451)
-        sweep_rows(scene, layout, left0, right0, head, 0.65 * run)
+        sweep_rows(scene, layout, left0, right0, head, 0.85 * run)
     block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
     block.align_cell((0, 0, 0), head.cell_center(0, 0))
     layout.name(block, result_name, DOWN if stack else head.label.side)
