@@ -235,9 +235,9 @@ def test_a_transpose_ends_with_the_axes_swapped_in_place(tmp_path):
 
 def test_a_softmax_row_goes_through_its_exponentials_to_its_weights(tmp_path):
     """Stage 4, row by row: row 0 leaves the scores for the bench, becomes its
-    exponentials (named so, on their own scale), is divided by its sum (the
-    weights' scale) and lands in row 0 of the weights; the weights end as the
-    softmax written out."""
+    exponentials (named so, on their own scale), "÷ sum" is written beside
+    them, and they are divided by it (the weights' scale, the sign gone) and
+    land in row 0 of the weights; the weights end as the softmax written out."""
     from scenes.stages.s04_softmax import SoftmaxRows
 
     scores = TRACE["s03_omega"]
@@ -250,11 +250,13 @@ def test_a_softmax_row_goes_through_its_exponentials_to_its_weights(tmp_path):
             super().play(*args, **kwargs)
             for mob in self.mobjects:
                 name = getattr(getattr(mob, "label", None), "tensor_name", "")
+                signs = [m.text for m in self.mobjects if isinstance(m, Text) and m.text.startswith("÷")
+                         and not getattr(m, "is_caption", False)]
                 if isinstance(mob, CubeGrid) and name.startswith("exp(") and "exp" not in seen:
                     seen["exp"] = (mob.values.reshape(-1).copy(), mob.value_range, name, mob.label.note)
+                if isinstance(mob, CubeGrid) and name == "exp(ω[0])" and signs:  # the sign, then the division
+                    seen.setdefault("sign", (mob.values.reshape(-1).copy(), signs))
                 if isinstance(mob, CubeGrid) and name.startswith("α[0]") and "divided" not in seen:
-                    signs = [m.text for m in self.mobjects if isinstance(m, Text) and m.text.startswith("÷")
-                             and not getattr(m, "is_caption", False)]
                     seen["divided"] = (mob.values.reshape(-1).copy(), signs)
 
         def point_out_maxima(self, grid, values):
@@ -267,9 +269,11 @@ def test_a_softmax_row_goes_through_its_exponentials_to_its_weights(tmp_path):
     assert np.allclose(values, exp[0], rtol=1e-5)
     assert np.allclose(value_range, (exp[0].min(), exp[0].max()), rtol=1e-5)
     assert note == f"Σ = {exp[0].sum():.0f}"  # the sum it is divided by, under its name, to the units
-    values, signs = seen["divided"]
-    assert np.allclose(values, weights[0], atol=1e-6)
-    assert [sign.replace(" ", "") for sign in signs] == [f"÷{exp[0].sum():.0f}"]  # the division, seen
+    values, signs = seen["sign"]  # the division, seen: the sign beside the exponentials ...
+    assert np.allclose(values, exp[0], rtol=1e-5)
+    assert [sign.replace(" ", "") for sign in signs] == [f"÷{exp[0].sum():.0f}"]
+    values, signs = seen["divided"]  # ... then the weights, the sign gone with the division
+    assert np.allclose(values, weights[0], atol=1e-6) and not signs
     assert np.allclose(seen["weights"], weights, atol=1e-6)
 
 

@@ -153,8 +153,8 @@ def slide_class(stage: type) -> type:
     Going back shows a slide from its start (no reversed clips: half the work).
 
     Every slide carries speaker notes (:func:`slide_notes`): the stage and
-    step it shows, the captions said while it plays (the stage's ``say(text)``,
-    whose numbers are the true ones) and the color scales on screen at its end.
+    step it shows, the captions said while it plays (the stage's ``say(text)``
+    and ``saying(text)``, whose numbers are the true ones) and the color scales on screen at its end.
     A step that plays nothing makes no slide of its own: its captions go to
     the next slide, as its picture does.
     """
@@ -178,6 +178,10 @@ def slide_class(stage: type) -> type:
         self._said.append(str(text))
         return super(twin, self).say(text, *args, **kwargs)
 
+    def saying(self, text, *args, **kwargs):  # a caption joining a play: said all the same
+        self._said.append(str(text))
+        return super(twin, self).saying(text, *args, **kwargs)
+
     class _Slide(ThreeDSlide):
         def __init__(self, *args, **kwargs):
             BaseSlide.__init__(self, *args, **kwargs)
@@ -197,7 +201,8 @@ def slide_class(stage: type) -> type:
                 self._said = []
 
     twin = type(stage.__name__, (stage, _Slide),
-                {"__module__": stage.__module__, "skip_reversing": True, "render": render, "say": say})
+                {"__module__": stage.__module__, "skip_reversing": True, "render": render, "say": say,
+                 "saying": saying})
     return twin
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, PI, RIGHT, UP, Create, Mobject, VGroup
+from manim import DOWN, PI, RIGHT, UP, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, swap, vanish
@@ -222,17 +222,21 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
     permute of the last two axes: cell (i, j) travels to (j, i)); head 0's
     words go and come back on its new token axis; the labels take the new
     shape in the same play. ``values``: the turned (h, c, r) tensor;
-    ``told``: a caption's animations, joining the turn (a caption that
-    says the turn over slices not turning yet: 14_0594)."""
+    ``told``: a caption's animations, joining the turn's first play (a
+    caption that said the turn long before it: 14_0594; one that came
+    half-way through it lagged the code's mark: 14_0583)."""
     slices = [shown.focus, *shown.others]
     axes = [diagonal(s, axis_color) for s in slices[:1]] if axis_color is not None else []
     old_words = [w for w in shown.words]
-    scene.play(*[vanish(w, rate_func=at_once) for w in old_words], *map(Create, axes), run_time=0.5)
+    # the diagonal whole at once (drawn, its first frames were a stray tick at the corner: 14_0583), the
+    # caption with it, as the code's mark moves to the turn
+    scene.play(*[vanish(w, rate_func=at_once) for w in old_words], *[appear(a, rate_func=at_once) for a in axes],
+               *told, run_time=0.5)
     turns = []
     for s in slices:
         x_axis, row_axis, _ = s.axis_vectors()
         turns.append(turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)))
-    scene.play(*turns, *told, run_time=run_time)
+    scene.play(*turns, run_time=run_time)
     turned = []
     for h, s in enumerate(slices):
         depth, rows, cols = s.dims

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup
+from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup, smooth
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
@@ -91,6 +91,15 @@ def products_name(left: str, right: str, row, column=None, vector: bool = False)
     else:
         first, second = _row(left, row), _column(right, column)
     return f"{first} * {second}" if len(first) + len(second) <= LONG_PRODUCT else f"{first}\n* {second}"
+
+
+def _broken(name: str) -> str:
+    """A products' name on one line too wide for a block's name, broken
+    before its "*" (``U_key[16] * columns of Xᵀ`` was said as "products"
+    in stage 8 while stage 7 spelled ``U_query[16]`` on two lines: 08_0253)."""
+    if "\n" in name or " * " not in name or _fits(name):
+        return name
+    return name.replace(" * ", "\n* ", 1)
 
 
 def _fits(text: str) -> bool:
@@ -282,17 +291,18 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         return signs, chosen
     viewpoint.look_from(moving_from)
     shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
-    # a label that changes sides would glide across its block and the others' labels (or stand over
-    # them, left behind): it leaves at once and comes back on its side, where its block has gone
+    # a label that changes sides would glide across its block and the others' labels (or, going with its
+    # block on its old side, meet a neighbour's: 19 and 21, the layout rules): it leaves at once and comes
+    # back on its side, where its block has gone
     turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
+    follows = [layout.follow(g, t, view) for g, t in zip((left, right), targets) if g in shown and g not in turned]
+    follows += [vanish(g.label, rate_func=at_once) for g in turned]
     # the rule said as the blocks turn into place; C's slots (named), the "·" and the "=" once they stand
     # there (a sign over a block still moving reads as its mark, and a label placed for the last view
     # wanders while the camera turns)
     scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
-               *[layout.follow(g, t, view) for g, t in zip((left, right), targets)
-                 if g in shown and g not in turned],
-               *[vanish(g.label, rate_func=at_once) for g in turned], *told, run_time=run_time)
-    late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # wait for their block's place
+               *follows, *told, run_time=run_time)
+    late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # where its block went
     scene.play(appear(result), *[appear(m, rate_func=at_once) for m in (result.label, signs, *late)], run_time=0.4)
     return signs, chosen
 
@@ -342,6 +352,11 @@ def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
     return box
 
 
+def _resized(old, new, tolerance: float = 0.1) -> bool:
+    """Whether the frame ``new`` differs from ``old`` in width or height by more than ``tolerance``."""
+    return any(abs(a - b) > tolerance * max(a, b) for a, b in ((old.width, new.width), (old.height, new.height)))
+
+
 class _Frames:
     """The three frames of a matmul: the row of A, the column(s) of B and
     the cell (or row) of C in play; screen rectangles, pinned to the frame."""
@@ -368,8 +383,10 @@ class _Frames:
         if not self.shown:
             self.shown = boxes
             return [appear(b) for b in boxes]  # whole at once: a frame half drawn is a stray dash
-        moves = [old.animate.become(new) for old, new in zip(self.shown, boxes)]
-        return moves
+        # a frame slides to a cell or column of its size; one that changes size (a column to the whole
+        # block) jumps: a still of it half-way framed 13 of 18 columns (21_0293)
+        return [old.animate(rate_func=at_once if _resized(old, new) else smooth).become(new)
+                for old, new in zip(self.shown, boxes)]
 
     def gone(self) -> list:
         frames, self.shown = self.shown, []
@@ -434,8 +451,8 @@ class MatmulMotion:
         self.products = np.asarray(products, float)
         left_name, right_name, _ = names
         m, n, k = self.m, self.n, self.k
-        longest = [products_name(left_name, right_name, m - 1, n - 1, self.vector)] + (
-            [products_name(left_name, right_name, m - 1, vector=self.vector)] if m > 1 else [])
+        longest = [_broken(products_name(left_name, right_name, m - 1, n - 1, self.vector))] + (
+            [_broken(products_name(left_name, right_name, m - 1, vector=self.vector))] if m > 1 else [])
         # a name wider than that is said in a caption; the label then reads "products"
         self.spelled = all(_fits(name) for name in longest)
         ends = own_range(self.products)  # the widest ticks a products' label can have
@@ -448,7 +465,7 @@ class MatmulMotion:
         self.signs = self.arrangement = None
 
     def products_title(self, name: str) -> str:
-        return name if self.spelled else "products"
+        return _broken(name) if self.spelled else "products"
 
     def row_title(self, i: int) -> str:
         """The row of A laid beside a column of B, before it multiplies:
@@ -660,7 +677,9 @@ class MatmulMotion:
             piece.points = unfolded
             piece.shift(bench.slot(-1) - piece.get_center())
 
-        def cell(j, run_time, explain):
+        def cell(j, run_time, explain, told=""):
+            """Cell (0, j) formed on the bench (``told``: the caption that comes
+            as the pair stands there, for the first cell)."""
             boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
                      frames.around(result, (0, 0, j))]
             row_values = left.values[0, 0]
@@ -705,8 +724,12 @@ class MatmulMotion:
                 pivot = piece.cell_center(0, k - 1)
                 upright = piece.copy().rotate(-PI / 2, OUT, about_point=pivot)
                 clear = layout.screen_box([upright])[3] <= layout.area().top + 0.3  # room above A to stand in
+                # quick (a still of the row mid-turn reads as a twisted ribbon: 10_0063), then the pair held,
+                # the caption saying so once it is true (not over a row still in A: 03_0059, 08_0050)
                 scene.play(stand_up(piece, pivot, bench.slot(-1) - upright.get_center(), clear), *to_bench,
-                           *naming, run_time=0.3 * run_time)
+                           *naming, *(_saying(scene, say, told) if told else []), run_time=0.18 * run_time)
+                if explain:
+                    scene.wait(0.15 * run_time)
                 shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
             else:
                 piece = shown["row"]
@@ -760,22 +783,25 @@ class MatmulMotion:
             scene.wait(0.25 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products closes up into its top cube: the sums, seen; they become C's row i on
-            # C's colors (the products and their name gone in that frame) and go into it
+            # C's colors (the products and their name gone in that frame) and go into it. B, under them, is
+            # not seen as they close up (B's colors under the name "products": 19_0328); it is back, and
+            # named, as the sums leave
+            right.set_cell_opacity(0.0)
             scene.play(fold(piece, 1), run_time=0.25 * run_time)
             sums = result.like(table[i][None, :], result.value_range)
             sums.align_cell((0, 0, 0), piece.cell_center(0, 0))
             sums.part_of = result
             scene.add(sums)
             scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(),
-                       run_time=0.3 * run_time)
+                       right.animate(rate_func=at_once).set_cell_opacity(1.0), run_time=0.3 * run_time)
             result.set_cell_opacity(1.0, (0, i))
             scene.remove(sums)
 
         first = n if self.cells is None else min(self.cells, n)
         # what is about to happen, not the products' name before there are products
         on = right_name if vector else f"column 0 of {right_name}"
-        say(f"row 0 of {left_name} lies beside {on}: {k} pairs, multiplied pair by pair")
-        cell(0, 4.0 / speed, explain=True)
+        cell(0, 4.0 / speed, explain=True, told=f"row 0 of {left_name} stands beside {on}: {k} pairs, multiplied pair "
+                                                  f"by pair")
         if first > 1:
             say(f"row 0 against every column of {right_name}, one cell at a time")
         for j in range(1, first):
@@ -835,10 +861,10 @@ class BatchedMatmul:
 
 def _saying(scene, say, text: str) -> list:
     """The animations that put ``text`` up as the caption in the play they
-    join (the scene's captions), or none: said at once, in a play of its own."""
-    captions = getattr(scene, "captions", None)
-    if captions is not None:
-        return captions.saying(text)
+    join (the scene's ``saying``), or none: said at once, in a play of its own."""
+    saying = getattr(scene, "saying", None)
+    if saying is not None and getattr(scene, "captions", None) is not None:
+        return saying(text)
     say(text)
     return []
 
@@ -992,12 +1018,14 @@ def fold(grid: CubeGrid, axis: int):
 
 
 def reveal_columns(grid: CubeGrid) -> InPlace:
-    """The columns of a 2D ``grid`` appear one after another, left to right (from transparent)."""
+    """The columns of a 2D ``grid`` appear one after another, left to right,
+    each whole at once (a column half-faded over another block showed
+    colors of neither scale: 10_0474)."""
     columns = grid.grid_shape[2]
 
     def update(block, alpha):
         for c in range(columns):
-            block.set_cell_opacity(float(np.clip(alpha * columns - c, 0.0, 1.0)), (0, slice(None), c))
+            block.set_cell_opacity(1.0 if alpha * columns > c else 0.0, (0, slice(None), c))
 
     return InPlace(grid, update)
 

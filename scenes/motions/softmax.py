@@ -19,7 +19,7 @@ from manim import DOWN, RIGHT, UP, Mobject, Text
 from tensors import softmax_steps
 from ..components.colorbar import MASKED_SIGN
 from ..components.cubegrid import CubeGrid
-from ..components.fades import appear, at_once, halfway, swap
+from ..components.fades import appear, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE
 from ..components.numbers import row_numbers, shown_divisor
 from ..layout import LABEL_BUFF, Margins, ghost
@@ -244,7 +244,8 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     # exp of each score, on its own scale; its sum written under its name
     piece.part_of, piece.value_range = None, (float(exp.min()), float(exp.max()))
     label = named(exp_text, side, values=exp, note=exp_note)
-    scene.play(piece.animate.paint((0, 0), exp, piece.value_range), *swap(lifted, label),
+    # the colors change in the frame the name does (a blend of two scales matches neither legend)
+    scene.play(piece.animate(rate_func=halfway).paint((0, 0), exp, piece.value_range), *swap(lifted, label),
                *(saying(row_numbers("exp(score)" + (" ÷ e^max" if overflow else ""), exp, total="sum"))
                  if first else []), run_time=0.3 * run_time)
     if first:
@@ -254,16 +255,20 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     sign = Text(f"÷ {total}", font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=layout.theme.ink)
     layout.beside([piece], sign, -side, buff=LABEL_BUFF)
     layout.upright(sign)
+    # the sign beside the exponentials first, then the division: the weights come, the sign going with
+    # them (a "÷ 17456" beside a row already divided read as a division still to come: 04_0103)
+    scene.play(appear(sign, rate_func=at_once), run_time=(0.35 if first else 0.1) * run_time)
     piece.value_range = weights.value_range
     new = named(weights_row_name(bench.weights_name, row, row_weights.sum(), word), side, values=row_weights,
                 scale_of=_colors_of(bench.weights_name, "the weights"))
-    scene.play(piece.animate.paint((0, 0), row_weights, weights.value_range), appear(sign, rate_func=at_once),
+    scene.play(piece.animate(rate_func=halfway).paint((0, 0), row_weights, weights.value_range),
+               vanish(sign, rate_func=halfway),
                *swap(label, new), *(saying(row_numbers(f"÷ the sum {total}: weights", row_weights, total="Σ"))
                                     if first else []), run_time=0.3 * run_time)
     if first:
         scene.wait(1.2)
         _play(scene, saying("the next rows the same way, one after another, faster"), run_time=0.5)
-    scene.remove(new, sign)  # the row leaves the bench: its label and its sum go at once
+    scene.remove(new)  # the row leaves the bench: its label goes at once
     scene.play(piece.animate.align_cell((0, 0, 0), weights.cell_center(row, 0)).set_opacity(0.0),
                weights.animate.set_cell_opacity(1.0, (0, row)), run_time=0.25 * run_time)
     scene.remove(piece)

@@ -47,7 +47,7 @@ def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1
     corner = grid.cell_center(0, 0)
     axis = [diagonal(grid, axis_color)] if axis_color is not None else []
     if axis:
-        scene.play(appear(axis[0]), run_time=0.5)
+        scene.play(appear(axis[0], rate_func=at_once), run_time=0.5)  # whole: never a half-faded line
     naming = swap(keep, renamed) if renamed is not None else []
     scene.play(turn(grid, PI, x_axis + row_axis, about_point=corner), *naming, run_time=run_time)
     if axis:
@@ -77,7 +77,7 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     scene.add(*slices)
     axes = [diagonal(slices[0], axis_color)] if axis_color is not None else []  # nine would blur into a band
     if axes:
-        scene.play(*[appear(a) for a in axes], run_time=0.5)
+        scene.play(*[appear(a, rate_func=at_once) for a in axes], run_time=0.5)
     naming = swap(keep, renamed) if renamed is not None else []
     scene.play(*[turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)) for s in slices], *naming,
                run_time=run_time)
@@ -98,7 +98,7 @@ def diagonal(grid: CubeGrid, color) -> DashedLine:
     direction = (x_axis + row_axis) / np.linalg.norm(x_axis + row_axis)
     reach = (min(grid.grid_shape[1:]) - 1) * grid.pitch * np.sqrt(2)
     return DashedLine(corner - direction * grid.pitch, corner + direction * (reach + grid.pitch),
-                      color=color, stroke_width=3)
+                      color=color, stroke_width=5)  # 3 read as a faint 1-px dotted line (08_0379)
 
 
 MAX_GROWTH = 2.5  # the turned block's cubes at most this much larger than the block before the turn

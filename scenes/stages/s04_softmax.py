@@ -26,11 +26,14 @@ class SoftmaxRows(RowSoftmaxStage):
         self.wait(1.0)
 
     def why_diagonal(self, weights) -> str:
-        """Said from the numbers: how many rows the diagonal wins, and how sharp the rows are."""
+        """Said from the numbers: how many rows the diagonal wins, and how
+        many rows give one token nearly all their weight (counted, as the
+        red cells are: "median top weight" read as jargon, 04_0343)."""
         tokens = len(weights)
         mine = int((weights.argmax(axis=-1) == np.arange(tokens)).sum())
-        sharp = float(np.median(weights.max(axis=-1)))
+        sharp = int((weights.max(axis=-1) >= 0.95).sum())
         if self.cfg.mask == "causal" or mine < tokens:
-            return f"{mine} of {tokens} rows weigh their own token most; the median top weight is {sharp:.2f}"
-        return (f"here every row's largest score happens to be its own, ω[i, i] = |x⁽ⁱ⁾|²; "
-                f"unscaled, exp makes it win (median top weight {sharp:.2f})")
+            return (f"{mine} of {tokens} rows weigh their own token most; {sharp} of {tokens} give one token "
+                    f"≥ 95 % of their weight")
+        return (f"here every row's largest score happens to be its own, ω[i, i] = |x⁽ⁱ⁾|²; unscaled, exp "
+                f"makes it win: {sharp} of {tokens} rows give it ≥ 95 %")

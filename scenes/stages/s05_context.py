@@ -24,11 +24,9 @@ class ContextVectors(MatmulStage):
         """Say plainly when A is nearly the identity, so Z is nearly X (the default example)."""
         own = np.diag(self.trace[self.left_key])
         if own.min() >= IDENTITY_LIKE:
-            ends = [tuple(format_value(f(self.trace[key])) for f in (np.min, np.max))
-                    for key in (self.right_key, self.result_key)]
-            # the same ends on both color bars read as Z drawn on X's scale (05_0693): it is Z's own
-            same = " (Z's color bar even has X's very ends)" if ends[0] == ends[1] else ""
-            return f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: little mixing{same}"
+            # (a note that Z's bar has X's very ends read as obscure: 05_0719)
+            return (f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: each token keeps "
+                    f"its own row, little mixing")
         return f"here a token keeps {own.mean():.0%} of its own row on average, the rest from the others"
 
 

@@ -103,10 +103,10 @@ class ScaledSoftmax(RowSoftmaxStage):
         before = lead * self.cfg.d_k ** 0.5
         top = np.exp(-lead)  # the runner-up's weight beside the top's, at the median lead
         if top < 1 - ONE_HOT:
-            return (f"a row's top still leads by ~{shown_value(lead)} (was ~{shown_value(before)}): "
-                    f"exp keeps it far ahead: nearly all the weight on one token")
-        return (f"a row's top leads by ~{shown_value(lead)}, not ~{shown_value(before)}: "
-                f"the runner-up gets {top:.0%} of the top's weight")
+            return (f"a row's top score is still ~{shown_value(lead)} above the next (~{shown_value(before)} "
+                    f"before ÷√{self.cfg.d_k}, typical row): nearly all the weight on one token")
+        return (f"a row's top score is ~{shown_value(lead)} above the next (~{shown_value(before)} before "
+                f"÷√{self.cfg.d_k}, typical row): the next gets {top:.0%} of the top's weight")
 
     def compared(self, before, unscaled, weights) -> str:
         """How stage 4's weights, the unscaled scores' and these differ, said

@@ -52,7 +52,7 @@ class MultiheadOmegas(StageScene):
         mean = heads_alike(omegas)
         if mean > 0.8:
             if self.cfg.init == "torch-rand" and self.cfg.weights is None:
-                return (f"the heads' scores look alike (correlation {mean:.2f}): torch.rand is never negative, "
-                        f"so all heads' projections share one large average part")
-            return f"the heads' scores look alike (correlation {mean:.2f})"
-        return f"each head scores its own way (mean correlation between heads {mean:.2f})"
+                return (f"the heads' maps look alike (correlation {mean:.2f}; 1 = one pattern): torch.rand is "
+                        f"never negative, so all heads share one large average part")
+            return f"the heads' score maps look alike (correlation between heads {mean:.2f}; 1 = one pattern)"
+        return f"each head scores its own way (correlation between heads {mean:.2f}; 1 would be one pattern)"

@@ -79,12 +79,14 @@ class LinearProjection(StageScene):
         self.remove(wide)
         self.add(*pieces)
         stack.label.hang = 0
-        self.play(vanish(wide.label), self.viewpoint.turn(*self.view),
+        # texts and the blocks that come whole, at once (half-faded labels and blocks: 21_0097): the pieces
+        # under their whole's name as they part, the cut's name once they stand in it
+        self.play(self.viewpoint.turn(*self.view),
                   *[p.animate.become(t) for p, t in zip(pieces, stack.split(axis=0))], run_time=2.0)
         self.remove(*pieces)
         self.add(stack)
-        self.play(appear(w_blocks), appear(self.layout.place(stack)), appear(self.layout.place(w_blocks)),
-                  run_time=0.8)
+        self.play(*swap(wide.label, self.layout.place(stack), rate_func=at_once),
+                  *[appear(m, rate_func=at_once) for m in (w_blocks, self.layout.place(w_blocks))], run_time=0.8)
 
         self.step("matmul per head")
         result = batched_matmul(self, self.layout, self.viewpoint, stack, w_blocks, partials,
@@ -250,7 +252,7 @@ class LinearProjection(StageScene):
         i, j = np.unravel_index(np.argmax(cos), cos.shape)
         words = self.cfg.sentence
         if cos[i, j] >= SIMILAR:
-            return (f"rows \"{words[i]}\" and \"{words[j]}\" come out alike (cosine {cos[i, j]:.3f}): "
+            return (f"rows \"{words[i]}\" and \"{words[j]}\" come out alike (same direction, cosine {cos[i, j]:.3f}): "
                     f"their attention chose the same tokens")
         if self.paper(self.cfg):
             return f"the output: {shape_text(output.shape)}, the shape of the input X (a residual can add them)"

@@ -108,7 +108,7 @@ class MultiheadProjectionStage(StageScene):
             single = self.trace[key]
             if single.shape == head0.shape and np.allclose(single, head0):
                 return (f"{self.result_name}[0] is stage {stage}'s {name}, number for number: "
-                        f"{self.weight_name}[0] is stage 6's U_{role} (stage 13 says why)")
+                        f"{self.weight_name}[0] is stage 6's U_{role} (the blog re-seeds torch.rand)")
         return ""
 
     def before_and_after(self, shown, before):
