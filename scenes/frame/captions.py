@@ -125,7 +125,8 @@ def _break_cost(words: list[str], cut: int) -> float:
     the lines' imbalance (0 … 0.5 of the whole), less where the first line
     ends on a pause (a colon, a comma), more where it ends on a word that
     leads into the next, or the second starts with a number, a symbol or
-    a word too short to stand at a line's head ("column 0 of / Xᵀ").
+    a word too short to stand at a line's head ("column 0 of / Xᵀ", or an
+    "=": "ω[i, i] / = |x⁽ⁱ⁾|²" read as a broken formula, 04_0343).
 
     >>> def first_line(text):
     ...     words = text.split(" ")
@@ -138,13 +139,15 @@ def _break_cost(words: list[str], cut: int) -> float:
     '2 of 8 here,'
     >>> first_line("head 0's part: flattened[:, 0:18] times its 18 rows")
     "head 0's part:"
+    >>> first_line("every row's largest score is its own, ω[i, i] = |x|²; exp makes it win")
+    "every row's largest score is its own,"
     """
     first, second = " ".join(words[:cut]), " ".join(words[cut:])
     cost = abs(len(first) - len(second)) / (2 * (len(first) + len(second) + 1))
     if first.count("[") > first.count("]") or first.count("(") > first.count(")"):
         return cost + 1.0  # never inside an index or a parenthesis ("flattened[:, / 0:18]": 21_0100)
     last, head = words[cut - 1], words[cut]
-    if last.endswith(_PAUSES) or head in ("—", "=") or head.startswith("("):
+    if last.endswith(_PAUSES) or head == "—" or head.startswith("("):
         return cost - 0.2  # after a pause, a number may start the line ("2 of 8 here, / 7 of 8 …")
     if last.lower() in _LEADING:
         cost += 0.3
