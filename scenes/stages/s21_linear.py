@@ -37,9 +37,10 @@ class LinearProjection(StageScene):
     paper_title = "Output projection W_O: Linear({concat}, {d_out})"
     summary = ("multihead_flattened (8×162) · Wᵀ (162×18) cut per head: 9 matmuls 8×18 · 18×18 summed, "
                "then the bias added to every row: 8×18 like stage 12")
-    code = ("linear = torch.nn.Linear(h*d_v, d_v)  # ({concat}, {d_out}); W = linear.weight\n"
+    code = ("linear = torch.nn.Linear(h*d_v, d_v)  # {concat} in, {d_out} out; W = linear.weight: {d_out}×{concat}\n"
             "output = linear(multihead_flattened)  # multihead_flattened @ W.T + linear.bias")
-    paper_code = ("W_O = torch.nn.Linear(d, d)  # ({concat}, {d_out}), h × d/h = d; W = W_O.weight\n"
+    paper_code = ("W_O = torch.nn.Linear(d, d)  # {concat} in (h × d/h = d), {d_out} out; W = W_O.weight: "
+                  "{d_out}×{concat}\n"
                   "output = W_O(multihead_flattened)  # multihead_flattened @ W.T + W_O.bias")
     formula_tex = r"\mathrm{output} = \mathrm{flattened}\; W^{\top} + b"
     view = (0.5, 0.3)

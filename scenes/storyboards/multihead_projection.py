@@ -107,8 +107,8 @@ class MultiheadProjectionStage(StageScene):
                                        ("s09_values", "V", 9, "value")):
             single = self.trace[key]
             if single.shape == head0.shape and np.allclose(single, head0):
-                return (f"{self.result_name}[0] is stage {stage}'s {name}, number for number: "
-                        f"{self.weight_name}[0] is stage 6's U_{role} (the blog re-seeds torch.rand)")
+                return (f"{self.result_name}[0] = stage {stage}'s {name}: the blog re-seeds torch.rand, so "
+                        f"{self.weight_name}[0] repeats stage 6's U_{role}, number for number")
         return ""
 
     def before_and_after(self, shown, before):
