@@ -760,7 +760,9 @@ class MatmulMotion:
             if explain:
                 scene.wait(1.0 / speed)
 
-        def row(i, run_time):
+        def row(i, run_time, told=""):
+            """Row ``i`` against all of B at once (``told``: the caption that
+            comes as its frames do, not over the last cell's: 15_0180)."""
             boxes = [frames.around(left, (0, i)), frames.around(right, (0,)), frames.around(result, (0, i))]
             values = products[i].T
             piece = right.like(values, own_range(values))
@@ -768,7 +770,7 @@ class MatmulMotion:
             scene.play(*clear_products(), *uncover(), left.animate.highlight((0, i), DIM),
                        right.animate.clear_highlight(),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
-                       run_time=0.25 * run_time)
+                       *(_saying(scene, say, told) if told else []), run_time=0.25 * run_time)
             # the row times every column of B (the row broadcast): the products laid over B column by
             # column, left to right, on their own scale and named so from the start, in B's stead; B
             # stays whole and lit where they have not come yet (B hidden read as "the operand vanished",
@@ -812,15 +814,13 @@ class MatmulMotion:
                 scene.remove(shown["label"])
             shown["products"] = shown["label"] = None
         if first < n:  # the rest of row 0 as every later row: against all of B at once, never popping in
-            say(f"the rest of row 0: row 0 against all {n} columns of {right_name} at once")
-            row(0, 2.6 / speed)
+            row(0, 2.6 / speed, told=f"the rest of row 0: row 0 against all {n} columns of {right_name} at once")
         shown_rows = m - 1 if self.rows is None else min(self.rows, m - 1)
-        if shown_rows and vector:
-            say(f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed")
-        elif shown_rows:
-            say(f"the remaining rows, one after another: row i against all {n} columns of {right_name} at once")
+        rows_told = (f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed"
+                     if vector else f"the remaining rows, one after another: row i against all {n} columns of "
+                                    f"{right_name} at once")
         for i in range(1, 1 + shown_rows):
-            row(i, max(0.9, 2.6 * 0.82 ** i) / speed)
+            row(i, max(0.9, 2.6 * 0.82 ** i) / speed, told=rows_told if i == 1 else "")
         if shown_rows < m - 1:
             rest = 1 + shown_rows
             say(f"rows {rest} to {m - 1} of {left_name} the same way, one after another, faster")

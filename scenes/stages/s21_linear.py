@@ -6,7 +6,7 @@ from manim import DOWN, RIGHT, UP, LaggedStart, Rectangle, VGroup
 from tensors import matmul_products, per_head_projection
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
-from scenes.components.fades import appear, at_once, swap, vanish
+from scenes.components.fades import appear, at_once, halfway, swap, vanish
 from scenes.components.labels import note_text, shape_text
 from scenes.components.numbers import shown_sum, shown_value, tick_values
 from scenes.components.projection import FRONT
@@ -157,10 +157,13 @@ class LinearProjection(StageScene):
                 self.remove(moving)
                 self.add(total)
                 continue
-            # cell [0, 0] of the sum this play makes, as the label names it, written to add up (a counter)
-            self.say(self.cell_sum(h, sums[h - 1, 0, 0], partials[h, 0, 0], sums[h, 0, 0]))
+            # cell [0, 0] of the sum this play makes, as the label names it, written to add up (a counter):
+            # said in this play, the colors, the name and the caption changing in one frame (said before it,
+            # the caption added part[7] beside a label still at part[6]: 21_0727)
             self.play(moving.animate.become(there).set_opacity(0.0), vanish(tags[h], rate_func=at_once),
-                      total.animate.recolor(sums[h], value_range), *swap(old, total.label), run_time=run)
+                      total.animate(rate_func=halfway).recolor(sums[h], value_range), *swap(old, total.label),
+                      *self.saying(self.cell_sum(h, sums[h - 1, 0, 0], partials[h, 0, 0], sums[h, 0, 0])),
+                      run_time=run)
             self.remove(moving)
         old = total.label
         total.value_range = (float(before.min()), float(before.max()))
