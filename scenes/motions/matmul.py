@@ -275,35 +275,33 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     entering = not any(left is m for m in scene.mobjects)  # not on screen yet: shown in place, no move
-    moving_from = viewpoint.now
-    viewpoint.look_from(view)  # the signs and C's slots where the blocks are going, seen from there
-    signs = _signs(layout, targets[0], targets[1], result)
-    layout.place(result)
-    result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
     if entering:
+        viewpoint.look_from(view)
         left.become(targets[0])
         right.become(targets[1])
         late = [layout.place(g) for g in (left, right)]
         late += [left, right]
-        # the operands and every text at once (a name caught half-faded: 17_0060); the empty slots fade in
-        scene.play(appear(result), *[appear(m, rate_func=at_once) for m in (result.label, signs, *late)], *told,
-                   run_time=0.6)
-        return signs, chosen
-    viewpoint.look_from(moving_from)
-    shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
-    # a label that changes sides would glide across its block and the others' labels (or, going with its
-    # block on its old side, meet a neighbour's: 19 and 21, the layout rules): it leaves at once and comes
-    # back on its side, where its block has gone
-    turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
-    follows = [layout.follow(g, t, view) for g, t in zip((left, right), targets) if g in shown and g not in turned]
-    follows += [vanish(g.label, rate_func=at_once) for g in turned]
-    # the rule said as the blocks turn into place; C's slots (named), the "·" and the "=" once they stand
-    # there (a sign over a block still moving reads as its mark, and a label placed for the last view
-    # wanders while the camera turns)
-    scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
-               *follows, *told, run_time=run_time)
-    late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # where its block went
-    scene.play(appear(result), *[appear(m, rate_func=at_once) for m in (result.label, signs, *late)], run_time=0.4)
+    else:
+        shown = [g for g in (left, right) if any(g.label is m or g.label in m.get_family() for m in scene.mobjects)]
+        # a label that changes sides would glide across its block and the others' labels (or, going with its
+        # block on its old side, meet a neighbour's: 19 and 21, the layout rules): it leaves at once and comes
+        # back on its side, where its block has gone
+        turned = [g for g, side in zip((left, right), was) if g in shown and not np.allclose(side, g.label.side)]
+        # the rule said as the blocks turn into place; C's slots (named), the "·" and the "=" once they stand
+        # there (a sign over a block still moving reads as its mark, and a label placed for the last view
+        # wanders while the camera turns)
+        scene.play(left.animate.become(targets[0]), right.animate.become(targets[1]), viewpoint.turn(*view),
+                   *[layout.follow(g, t, view) for g, t in zip((left, right), targets)
+                     if g in shown and g not in turned],
+                   *[vanish(g.label, rate_func=at_once) for g in turned], *told, run_time=run_time)
+        late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # where its block went
+    signs = _signs(layout, left, right, result)
+    layout.place(result)
+    result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
+    # the operands (on entering) and every text at once (a name caught half-faded: 17_0060); the empty slots
+    # fade in
+    scene.play(appear(result), *[appear(m, rate_func=at_once) for m in (result.label, signs, *late)],
+               *(told if entering else ()), run_time=0.6 if entering else 0.4)
     return signs, chosen
 
 
@@ -596,8 +594,12 @@ class MatmulMotion:
             shown["b"] = state
             mobs = {"whole": right_label, "plain": plain, "none": None}
             right.label = mobs[state] or right_label
-            return [vanish(m, rate_func=when) for m in (mobs[now],) if m is not None] + \
-                   [appear(m, rate_func=when) for m in (mobs[state],) if m is not None]
+            anims = []
+            if mobs[now] is not None:
+                anims.append(vanish(mobs[now], rate_func=when))
+            if mobs[state] is not None:
+                anims.append(appear(mobs[state], rate_func=when))
+            return anims
 
         def uncover(when=at_once) -> list:
             """B's own label, back."""
@@ -630,16 +632,16 @@ class MatmulMotion:
             at every frame."""
             meet = bench.slot(0)
             there = piece.copy().shift(meet - piece.get_center())
-            was = piece.label, piece.part_of, piece.value_range
+            row_state = piece.label, piece.part_of, piece.value_range
             label = products_label(piece, name, values, at=there)
-            piece.label, piece.part_of, own = *was[:2], piece.value_range  # the row's until it turns
-            piece.value_range = was[2]
+            products_state = piece.label, piece.part_of, piece.value_range
+            piece.label, piece.part_of, piece.value_range = row_state  # the row's until it turns
             scene.play(piece.animate.shift(meet - piece.get_center()),
                        column.animate.shift(meet - column.get_center()),
                        vanish(dot, rate_func=at_once), run_time=0.6 * run_time)
             # the colors change in one frame, with the name, as the column lies on the row: a blend of the
             # row's and the products' colors would match neither label (a reader read α[0] in yellow: 05_0187)
-            piece.label, piece.part_of, piece.value_range = label, None, own
+            piece.label, piece.part_of, piece.value_range = products_state
             scene.play(piece.animate(rate_func=at_once).recolor(values, piece.value_range),
                        *take_place(label), vanish(column, rate_func=at_once),
                        *([vanish(column_name, rate_func=at_once)] if column_name is not None else []),
