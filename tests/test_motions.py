@@ -15,8 +15,9 @@ from golden import render_still
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appearing
-from scenes.engine.manim_hooks import screen_points
+from scenes.engine.manim_hooks import sampled, screen_points
 from scenes.motions.broadcast import broadcast_copies
+from scenes.motions.heads import fill_heads, focus_heads
 from scenes.motions.matmul import batched_matmul, matmul
 from scenes.motions.turns import transpose_turn, turn
 from scenes.motions.vectors import beside_matrix, matrix_vector
@@ -305,6 +306,48 @@ def test_a_batched_matmul_does_head_0_then_each_head_in_turn(tmp_path, heads):
     assert np.allclose(block.values, result_values)
     assert block.cube_opacity.min() == 1.0
     assert seen["names"] == [f"C[{h}]" for h in range(heads)]  # head 0 first, then one head after another
+
+
+def test_the_other_heads_form_together_row_after_row(tmp_path):
+    """A batched matmul whose heads 1 … are formed ``together``: head 0 is
+    formed, the others are empty slots when it ends; beside head 0 they then
+    fill all at once, row after row (at every moment each of them has as many
+    rows formed as the others, and never a row half-way without the rows
+    above it), ending on their own results (hand-written: ``@`` per head)."""
+    heads, rows = 3, 4
+    rng = np.random.default_rng(5)
+    left_values, right_values = rng.normal(size=(heads, rows, 3)), rng.normal(size=(heads, 3, 2))
+    result_values = np.stack([left_values[h] @ right_values[h] for h in range(heads)])
+    seen = {"formed": [], "filling": False}
+
+    def formed_rows(scene):
+        if seen["filling"]:
+            seen["formed"].append(tuple(int((~p.cube_empty.reshape(p.grid_shape)[0]).all(axis=1).sum())
+                                        for p in seen["others"]))
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            left, right = operands(self, left_values, right_values)
+            done = batched_matmul(self, self.layout, self.viewpoint, left, right, result_values,
+                                  matmul_products(left_values[0], right_values[0]), names=("A", "B", "C"),
+                                  together=True, stack=False)
+            seen["empty"] = done.block.cube_empty.reshape(done.block.grid_shape).copy()
+            shown = focus_heads(self, self.layout, self.viewpoint, done.block, "C", ["one", "two"],
+                                rows_are_tokens=False, columns_are_tokens=True, leaving=done.leaving)
+            seen["others"], seen["filling"] = shown.others, True
+            fill_heads(self, self.layout, shown, run_time=2.0)
+            seen["filling"] = False
+
+    render_still(sampled(Motion, 0.1, formed_rows), tmp_path, size=SIZE)
+    assert not seen["empty"][0].any() and seen["empty"][1:].all()  # head 0 formed, the others still slots
+    counts = [c[0] for c in seen["formed"]]
+    assert all(len(set(c)) == 1 for c in seen["formed"]), seen["formed"]  # every head at the same row
+    assert counts == sorted(counts) and set(range(1, rows)) <= set(counts)  # row after row, each one seen
+    for piece, values in zip(seen["others"], result_values[1:]):
+        assert not piece.cube_empty.any()
+        assert np.allclose(piece.values.reshape(values.shape), values)
 
 
 def test_a_row_keeps_a_wide_label_off_the_neighbouring_block(tmp_path):

@@ -241,5 +241,5 @@ def row_numbers(what: str, values: np.ndarray, total: str | None = None, shown: 
     values = np.asarray(values, float)
     parts = ", ".join(shown_value(v) for v in values[:shown])
     more = ", …" if len(values) > shown else ""
-    tail = f" {total} = {shown_value(values.sum())}" if total else ""
+    tail = f" {total} = {shown_divisor(values.sum())}" if total else ""  # as the "÷" beside the row writes it
     return f"{what}: {parts}{more}{tail}"

@@ -15,7 +15,8 @@ from ..components.projection import FRONT
 from ..layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
 from .turns import diagonal, turn
 
-__all__ = ["FocusHeads", "head_tags", "focus_heads", "turn_heads", "FOCUS_SHARE", "role_lines", "tag_width"]
+__all__ = ["FocusHeads", "head_tags", "focus_heads", "fill_heads", "turn_heads", "FOCUS_SHARE", "role_lines",
+           "tag_width"]
 
 
 SHORT_ROLES = {"previous token": "previous", "next token": "next", "first token": "first",
@@ -201,6 +202,21 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         scene.play(*swap(before, VGroup(*shown)), run_time=0.3)
     scene.play(*map(appear, ([] if before is not None else shown) + on_focus), appear(tags), run_time=0.5)
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
+
+
+def fill_heads(scene, layout, shown: FocusHeads, run_time: float, told=()) -> None:
+    """Heads 1 … (empty slots, beside head 0 formed) fill all at once, row
+    after row: row r of every head at the same time, a frame on row r of
+    each, head 0's too (the row they are all forming). A batched operation
+    seen as one: not a head's turn after another's. ``told``: a caption's
+    animations, joining the frames' coming."""
+    from .matmul import fill_rows, row_sweep  # the matmul's row frames and fill (it needs no heads)
+
+    marks, sweep = row_sweep(layout, shown.focus, *shown.others)
+    # the frames come on row 0 with the caption (joined to the fill, it came half-way through it)
+    scene.play(appear(marks, rate_func=at_once), *told, run_time=0.3)
+    scene.play(*[fill_rows(piece) for piece in shown.others], sweep, run_time=run_time)
+    scene.remove(marks)
 
 
 def _others_label(layout, others, name: str, slots=None) -> Mobject:

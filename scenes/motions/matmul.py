@@ -879,7 +879,7 @@ def head_slice(name: str, h: int) -> str:
 def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
                    products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
                    view=None, slice_names=None, scales_of=None, cells: int | None = None, rows: int | None = 2,
-                   stack: bool = True) -> "BatchedMatmul":
+                   stack: bool = True, together: bool = False) -> "BatchedMatmul":
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
     ``left`` (h×m×k) and ``right`` (h×k×n), labelled, are on screen. Head 0's
@@ -899,8 +899,10 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     heads' results stack into one block filling the stage area (else they
     stay where they were formed, under head h's label, for the caller to
     take apart, the operands with them: :class:`BatchedMatmul`'s
-    ``leaving``). Returns the 3D result
-    block, labelled ``names[2]`` (below it, placed).
+    ``leaving``); ``together``: heads 1 … are not formed here but left
+    empty slots in the returned block, for the caller to form all at once
+    (:func:`~scenes.motions.heads.fill_heads`; not stacked). Returns the 3D
+    result block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
     heads = left.grid_shape[0]
@@ -940,7 +942,7 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
                   names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)),
                   result_scale_of=result_of)  # head 0's result says whose colors it wears, as every head's
     head = done.result
-    for h in range(1, heads):
+    for h in range(1, 1 if together else heads):
         run = max(1.0, 1.8 * 0.9 ** h) / speed
         olds = [left0.label, head.label] + ([] if copies else [right0.label])
         layout.name(left0, left_slice(left_name, h), olds[0].side, scale_of=left_of, stacked=True,
@@ -969,6 +971,10 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         sweep_rows(scene, layout, left0, right0, head, 0.85 * run)
     block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
     block.align_cell((0, 0, 0), head.cell_center(0, 0))
+    if together:  # heads 1 … still to form: empty slots under head 0
+        later = (slice(1, None),)
+        block.set_cell_opacity(SLOT_OPACITY, later).empty(later)
+        stack = False
     layout.name(block, result_name, DOWN if stack else head.label.side)
     scene.remove(head)
     scene.add(block)
@@ -1045,13 +1051,13 @@ def sweep_rows(scene, layout: Layout, left: CubeGrid, right: CubeGrid, result: C
     scene.remove(marks, whole)
 
 
-def row_sweep(layout: Layout, left: CubeGrid, result: CubeGrid, start: int = 0) -> tuple[VGroup, InPlace]:
-    """Two frames, on row r of ``left`` and row r of ``result``, that go
-    down the rows from ``start`` as :func:`fill_rows` fills ``result`` in
-    the same time (row r framed while it appears); the frames (not shown)
-    and their move."""
-    rows = range(start, result.grid_shape[1])
-    boxes = [[frame_around(layout, grid, (0, r)) for grid in (left, result)] for r in rows]
+def row_sweep(layout: Layout, *grids: CubeGrid, start: int = 0) -> tuple[VGroup, InPlace]:
+    """A frame on row r of each of ``grids`` (2D, as many rows as the
+    last), going down the rows from ``start`` as :func:`fill_rows` fills
+    the last in the same time (row r framed while it appears); the frames
+    (not shown) and their move."""
+    rows = range(start, grids[-1].grid_shape[1])
+    boxes = [[frame_around(layout, grid, (0, r)) for grid in grids] for r in rows]
     marks = VGroup(*[box.copy() for box in boxes[0]])
     layout.fixed(*marks)
 

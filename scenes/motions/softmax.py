@@ -173,18 +173,20 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
 
 
 def soften_rows(scene, layout, bench: SoftmaxBench, values, weights_values, saying=None, scale_note: str = "",
-                speed: float = 1.0) -> None:
+                speed: float = 1.0, rest_speed: float = 1.0) -> None:
     """Every row of ``bench.scores`` (showing ``values``, −∞ where masked)
     over the bench, through exp and ÷ sum, into its row of the weights.
     ``saying(text)``: the animations that change the caption in the play
-    they join (the first row's steps are said as they happen)."""
+    they join (the first row's steps are said as they happen); the rows
+    after the first go ``rest_speed`` times faster still (a stage that
+    repeats the softmax: its first row is the one to read)."""
     saying = saying or (lambda text: [])
     steps = softmax_steps(values)
     _play(scene, saying(f"softmax, row by row: exp, then ÷ the row's sum, so each row of {bench.weights_name} "
                         "sums to 1"), run_time=0.5)
     for row in range(bench.scores.grid_shape[1]):
         _soften(scene, layout, bench, row, values[row], steps["weights"][row], saying, scale_note,
-                first=row == 0, run_time=max(0.8, 3.2 * 0.6 ** row) / speed)
+                first=row == 0, run_time=max(0.8, 3.2 * 0.6 ** row) / speed / (rest_speed if row else 1.0))
     scene.play(bench.scores.animate.clear_highlight(), run_time=0.3)
 
 

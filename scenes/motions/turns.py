@@ -111,7 +111,7 @@ def turn_sign(theme, code: str, font_size: int = TEXT_SIZE, bold: bool = False) 
 
 
 def before_and_after(scene, layout, viewpoint, result, before, before_name: str, before_dims, words, sign: Mobject,
-                     leaving=(), say=None) -> None:
+                     leaving=(), say=None) -> list:
     """The closing shot that keeps a turn in view: ``result`` (labelled, on
     screen, a token in each row) goes right, drawn large enough for every
     row's word; beside it, left, the block ``before`` the turn (named
@@ -120,7 +120,8 @@ def before_and_after(scene, layout, viewpoint, result, before, before_name: str,
     on an arrow) between them; column 0 of one and row 0 of the other framed
     alike. ``leaving``: texts that go at once as the result moves (its own
     label among them: it comes back where the result stands); ``say``: a
-    caption said once both blocks are named."""
+    caption said once both blocks are named. Returns what the shot put on
+    screen beside ``result`` (the block before, the sign, words, frames)."""
     from .matmul import frame_around  # the matmul's frames, drawn tighter and heavier here
 
     twin = result.like(before, result.value_range, dims=before_dims)
@@ -154,3 +155,4 @@ def before_and_after(scene, layout, viewpoint, result, before, before_name: str,
               frame_around(layout, result, (0, 0), pad=0.12, stroke=3)]
     scene.play(*[appear(f) for f in frames], run_time=0.6)
     scene.wait(1.0)
+    return [twin, twin.label, sign, columns, rows, *frames]

@@ -1,7 +1,6 @@
 """Stage 16: multi-head values (as 14, no transpose yet)."""
 
 from scenes.components.labels import shape_text
-from scenes.motions.heads import focus_heads
 from scenes.storyboards.multihead_projection import MultiheadProjectionStage
 
 __all__ = ["MultiheadValues"]
@@ -18,10 +17,9 @@ class MultiheadValues(MultiheadProjectionStage):
     first_of, speed, cells = "14", 2.0, 1
 
     def finish(self, result, leaving):
-        """The heads side by side, head 0 large: not turned, a token in each column."""
-        focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
-                    rows_are_tokens=False, columns_are_tokens=True, leaving=leaving)
-        self.step("heads")  # once the heads stand side by side (they go there from where they were formed)
+        """The heads side by side, head 0 large, the others formed beside it: not turned, a token in each column."""
+        self.heads_formed(result, leaving)
+        self.wait(0.6)
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, a token in each column of every "
                  f"head, not transposed yet: stage 19 permutes it")
         self.wait(0.9)

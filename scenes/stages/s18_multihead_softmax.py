@@ -15,8 +15,9 @@ from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text
-from scenes.motions.heads import focus_heads, role_lines
+from scenes.motions.heads import fill_heads, focus_heads, role_lines
 from scenes.layout import Margins
+from scenes.motions.matmul import SLOT_OPACITY
 from scenes.motions.softmax import bench_between, mask_later_tokens, soften_rows
 
 __all__ = ["MultiheadSoftmax"]
@@ -66,9 +67,13 @@ class MultiheadSoftmax(StageScene):
         weights = self.trace["s18_multihead_attention_weights"]
         self.say("head 0 first: softmax along each row, as in stage 11")
         home, bench, head_note = self.soften_head0(shown, values[0], weights[0], f" / √{head_k}")
-        self.say(f"heads 1 to {heads - 1}: the same softmax, every row of every head" if heads > 1
-                 else "one head: its weights")
-        self.others_to_weights(shown, weights, home, bench, head_note)
+        if heads < 2:
+            self.say("one head: its weights")
+        self.others_to_weights(shown, weights, home, bench, head_note, told=self.saying(
+            f"heads 1 to {heads - 1} all at once, row after row: each row of every head, exp then ÷ its sum, "
+            f"as head 0's") if heads > 1 else ())
+        if heads > 1:  # the other heads formed all at once, row after row (they came whole: "just appear")
+            fill_heads(self, self.layout, shown, run_time=4.0)
 
         self.step("every head")
         sums = weights.sum(axis=-1)
@@ -99,18 +104,19 @@ class MultiheadSoftmax(StageScene):
         weights_map = bench.weights
         self.play(appear(weights_map), appear(self.layout.place(weights_map)), *map(appear, bench.words_on),
                   run_time=0.6)
-        soften_rows(self, self.layout, bench, values, weights, saying=self.saying, scale_note=scale_note)
+        soften_rows(self, self.layout, bench, values, weights, saying=self.saying, scale_note=scale_note,
+                    rest_speed=1.6)  # stage 11's softmax again: its first row is the one to read
         return home, bench, head_note
 
     def words_for(self, grid):
         grid.is_map = True
         return [self.layout.word_labels(grid, self.cfg.sentence), self.layout.column_words(grid, self.cfg.sentence)]
 
-    def others_to_weights(self, shown, weights, home, bench, head_note):
+    def others_to_weights(self, shown, weights, home, bench, head_note, told=()):
         """Head 0's weights go back ``home`` (its scores and the bench go;
         ``head_note`` under its name again); the other heads come back as
-        their weights, in the same play: every head's weights at once, each
-        map named at every frame."""
+        their weights' empty slots (:func:`fill_heads` forms them), each map
+        named at every frame (``told``: a caption joining their coming)."""
         weights_map = bench.weights
         others = bool(shown.others)
         before = weights_map.label
@@ -127,8 +133,8 @@ class MultiheadSoftmax(StageScene):
                 self.layout.word_room(self.cfg.sentence, columns=True)), bottom=weights_map.label.height + 0.3))
         self.layout.place(there)  # the new label, where the weights are going
         value_range = (float(weights.min()), float(weights.max()))
-        for h, piece in enumerate(shown.others, start=1):
-            piece.recolor(weights[h], value_range)
+        for h, piece in enumerate(shown.others, start=1):  # their weights still to form: empty slots
+            piece.recolor(weights[h], value_range).set_cell_opacity(SLOT_OPACITY).empty()
         others_label = None
         if others:
             others_label = note_text("multihead_attention_weights[1:]", self.theme)
@@ -139,13 +145,14 @@ class MultiheadSoftmax(StageScene):
                 piece.label = others_label
         leaving = [bench.scores, *bench.words_on]
         # head 0's weights go home first (over no other head), then the other heads come
-        self.play(*[vanish(m) if m is bench.scores else vanish(m, rate_func=at_once) for m in leaving],
+        # the scores go at once with their name (fading, unnamed, they were a map of nothing: 18_0368)
+        self.play(*[vanish(m, rate_func=at_once) for m in leaving],
                   vanish(bench.scores.label, rate_func=at_once), weights_map.animate.become(there),
                   *swap(before, label), run_time=0.8)
         shown.focus, shown.others_label = weights_map, others_label
         shown.words = self.words_for(weights_map)
         self.play(*map(appear, shown.words), *map(appear, shown.others), *([appear(shown.tags)] if others else []),
-                  *([appear(others_label)] if others_label is not None else []), run_time=0.6)
+                  *([appear(others_label)] if others_label is not None else []), *told, run_time=0.6)
 
     def show_all(self, maps, shown, values, name: str, run_time: float, value_range=None, index=True):
         """Every head's map recolored to ``values`` (one scale for all heads),

@@ -5,13 +5,13 @@ from manim import DOWN, UP, Dot
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.fades import appear, swap, vanish
+from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import BlockLabel, shape_text
 from scenes.components.projection import project
 from scenes.layout import Margins, ghost
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul
-from scenes.motions.heads import focus_heads, turn_heads
+from scenes.motions.heads import fill_heads, focus_heads, turn_heads
 from scenes.motions.turns import before_and_after, turn_sign
 
 __all__ = ["MultiheadProjectionStage"]
@@ -65,9 +65,31 @@ class MultiheadProjectionStage(StageScene):
         done = batched_matmul(self, self.layout, self.viewpoint, weight, stack, before,
                               matmul_products(weight.values[0], stack.values[0]),
                               names=(self.weight_name, "Xᵀ", self.result_name), say=self.say,
-                              speed=self.speed, view=self.view, cells=self.cells,
+                              speed=self.speed, view=self.view, cells=self.cells, together=True,
                               stack=False)  # the heads go side by side next: no stacked shot between
         self.finish(done.block, done.leaving)
+
+    def heads_formed(self, result, leaving, room_for=None):
+        """The heads side by side (head 0 large, formed, with the tokens on
+        its columns; heads 1 … small, empty slots; ``leaving``, the matmul's
+        operands, go as they move), then heads 1 … formed all at once, row
+        after row: the batched matmul seen as one (head after head, each
+        head's second was missed by every still: 14_0578, 15_0301)."""
+        heads, rows, cols = result.grid_shape
+        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} slice "
+                 f"per head, a token in each column" + (f"; heads 1 to {heads - 1} next" if heads > 1 else ""))
+        # the heads go side by side from where they were formed: the step begins once they stand there
+        shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
+                            rows_are_tokens=False, columns_are_tokens=True, room_for=room_for, leaving=leaving,
+                            run_time=1.4)
+        self.step("heads")
+        if shown.others:
+            last = heads - 1
+            # the phase a multi-head stage is about: time to be seen (0.25 s a row, at most 5 s)
+            fill_heads(self, self.layout, shown, run_time=min(5.0, 1.0 + 0.25 * rows), told=self.saying(
+                f"heads 1 to {last} all at once: the batched matmul forms row i of every head together, "
+                f"each from its own {self.weight_name}[h]"))
+        return shown
 
     def finish(self, result, leaving):
         """The heads side by side (head 0 large, with the tokens on its
@@ -75,13 +97,8 @@ class MultiheadProjectionStage(StageScene):
         every head's slice turned: tokens on the rows."""
         final = self.trace[self.result_key]
         heads, rows, cols = result.grid_shape
-        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} "
-                 f"slice per head, a token in each column")
-        # the heads go side by side from where they were formed: the step begins once they stand there
-        shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
-                            rows_are_tokens=False, columns_are_tokens=True, room_for=(cols, rows), leaving=leaving)
-        self.step("heads")
-        self.wait(1.0)
+        shown = self.heads_formed(result, leaving, room_for=(cols, rows))
+        self.wait(0.6)
         self.step("turn")
         turned = turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.6 / self.speed,
                             axis_color=self.theme.accent, told=self.saying(
@@ -93,11 +110,33 @@ class MultiheadProjectionStage(StageScene):
         self.step("head 0 turned")
         self.say(f"head 0 before and after {self.turn_code}: column i becomes row i"
                  + (", in every head alike" if final.shape[0] > 1 else ""))
-        self.before_and_after(turned, self.trace[self.before_key][0])
+        home = turned.focus.copy()
+        beside = self.before_and_after(turned, self.trace[self.before_key][0])
+        if final.shape[0] > 1:
+            self.step("every head")
+            self.every_head(turned, home, beside, final)
         if same := self.same_as_single(final[0]):
             self.wait(0.8)
             self.say(same)
             self.wait(1.0)
+
+    def every_head(self, shown, home, beside, final):
+        """The closing shot: the whole tensor again, every head turned (head 0
+        back from the before-and-after, large with a token's word on each
+        row; the others beside it), not head 0 alone (14_0770)."""
+        focus = shown.focus
+        target = focus.copy()
+        target.become(home)
+        target.label = focus.label
+        focus.label.within = shown.area
+        words = self.layout.word_labels(target, self.cfg.sentence)
+        self.play(*[vanish(m, rate_func=at_once) for m in beside], focus.animate.become(target),
+                  self.layout.follow(focus, target), *self.saying(
+                      f"{self.result_name}: {shape_text(final.shape)}, every head's slice turned alike"),
+                  run_time=0.8)
+        focus.row_words = words
+        others = [*shown.others, shown.tags] + ([shown.others_label] if shown.others_label is not None else [])
+        self.play(appear(words), *map(appear, others), run_time=0.5)
 
     def same_as_single(self, head0) -> str:
         """Said when head 0's result is, number for number, one of the single
@@ -114,12 +153,13 @@ class MultiheadProjectionStage(StageScene):
     def before_and_after(self, shown, before):
         """The closing shot that keeps the turn in view, as stage 7's does
         (:func:`~scenes.motions.turns.before_and_after`): head 0 before it and
-        after it, in the whole stage area (the other heads, turned alike, go)."""
+        after it, in the whole stage area (the other heads, turned alike, go;
+        :meth:`every_head` brings them back). Returns what it put beside head 0."""
         focus = shown.focus
         focus.label.within = None
         leaving = [*shown.words, *shown.others, shown.tags, focus.label] + (
             [shown.others_label] if shown.others_label is not None else [])
         depth, rows, cols = focus.dims
-        before_and_after(self, self.layout, self.viewpoint, focus, before, f"{self.weight_name}[0]·Xᵀ",
-                         (depth, cols, rows), self.cfg.sentence, turn_sign(self.theme, self.turn_code),
-                         leaving=leaving)
+        return before_and_after(self, self.layout, self.viewpoint, focus, before, f"{self.weight_name}[0]·Xᵀ",
+                                (depth, cols, rows), self.cfg.sentence, turn_sign(self.theme, self.turn_code),
+                                leaving=leaving)
