@@ -16,7 +16,7 @@ from scenes.base import StageScene
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import NAME_SIZE, note_text, shape_text
 from scenes.components.projection import FRONT
-from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, head_columns
+from scenes.layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, head_columns
 from scenes.motions.heads import TAG_GAP, THUMB_GAP, head_tags, tag_width
 from scenes.motions.matmul import SLOT_OPACITY
 
@@ -129,6 +129,12 @@ class MultiheadProjections(StageScene):
 
         self.step("stack")
         self.say(f"stacked along a new first axis, head 0 in front: one 3D tensor, {shape_text(tensors[0].shape)}")
+        # stacked in the middle of the stage area, large (at its place in the row of three it stood alone
+        # at the left, half the frame empty, the slices hard to tell: 13_0212); it goes there as the key's
+        # and value's blocks come
+        home = block.copy()
+        block.become(self.layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1),
+                                         view=self.view))
         slices = block.split(axis=0)
         for card in cards:
             card.part_of = block
@@ -139,8 +145,10 @@ class MultiheadProjections(StageScene):
                   *swap(named, self.layout.place(block, view=self.view)), run_time=3.2)
         self.remove(*cards)
         self.add(block)
+        self.wait(0.8)
         self.say(f"the same for keys and values: one matrix per head in each, {heads} slices deep")
         self.code_at(1, 2)
+        self.play(block.animate.become(home), self.layout.follow(block, home, view=self.view), run_time=0.8)
         self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], run_time=0.8)
         self.wait(0.6)
         q, k, v = (t.shape for t in tensors)
