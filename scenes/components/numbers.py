@@ -233,13 +233,14 @@ def fingerprint(values) -> tuple:
 
 
 def row_numbers(what: str, values: np.ndarray, total: str | None = None, shown: int = 3) -> str:
-    """``what: a, b, c, …`` (3 significant digits) and, with ``total``, the row's sum.
+    """``what: a, b, c, …`` (3 significant digits, to the units from 1000 up: :func:`shown_divisor`) and,
+    with ``total``, the row's sum.
 
     >>> row_numbers("exp(score)", np.array([2.0, 0.5, 0.25, 0.25]), total="sum")
     'exp(score): 2, 0.5, 0.25, … sum = 3'
     """
     values = np.asarray(values, float)
-    parts = ", ".join(shown_value(v) for v in values[:shown])
+    parts = ", ".join(shown_divisor(v) for v in values[:shown])  # 17329, as the legend's end, not 17300
     more = ", …" if len(values) > shown else ""
     tail = f" {total} = {shown_divisor(values.sum())}" if total else ""  # as the "÷" beside the row writes it
     return f"{what}: {parts}{more}{tail}"

@@ -173,13 +173,14 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
 
 
 def soften_rows(scene, layout, bench: SoftmaxBench, values, weights_values, saying=None, scale_note: str = "",
-                speed: float = 1.0, rest_speed: float = 1.0) -> None:
+                speed: float = 1.0, rest_speed: float = 1.5) -> None:
     """Every row of ``bench.scores`` (showing ``values``, −∞ where masked)
     over the bench, through exp and ÷ sum, into its row of the weights.
     ``saying(text)``: the animations that change the caption in the play
     they join (the first row's steps are said as they happen); the rows
-    after the first go ``rest_speed`` times faster still (a stage that
-    repeats the softmax: its first row is the one to read)."""
+    after the first go ``rest_speed`` times faster still: the first row,
+    with its numbers, is the one to read (the later rows took half of
+    stage 4's clip, and no still of it caught an exponential)."""
     saying = saying or (lambda text: [])
     steps = softmax_steps(values)
     _play(scene, saying(f"softmax, row by row: exp, then ÷ the row's sum, so each row of {bench.weights_name} "

@@ -104,8 +104,7 @@ class MultiheadSoftmax(StageScene):
         weights_map = bench.weights
         self.play(appear(weights_map), appear(self.layout.place(weights_map)), *map(appear, bench.words_on),
                   run_time=0.6)
-        soften_rows(self, self.layout, bench, values, weights, saying=self.saying, scale_note=scale_note,
-                    rest_speed=1.6)  # stage 11's softmax again: its first row is the one to read
+        soften_rows(self, self.layout, bench, values, weights, saying=self.saying, scale_note=scale_note)
         return home, bench, head_note
 
     def words_for(self, grid):
