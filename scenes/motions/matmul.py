@@ -791,7 +791,10 @@ class MatmulMotion:
             # not seen as they close up (B's colors under the name "products": 19_0328); it is back, and
             # named, as the sums leave
             right.set_cell_opacity(0.0)
-            scene.play(fold(piece, 1), run_time=0.25 * run_time)
+            # B's frame closes up with them onto their top cubes (left whole, it framed an empty block
+            # over a strip of cubes: 07_0435, 16_0230)
+            closed = frames.around(right, (0, 0))
+            scene.play(fold(piece, 1), frames.shown[1].animate.become(closed), run_time=0.25 * run_time)
             sums = result.like(table[i][None, :], result.value_range)
             sums.align_cell((0, 0, 0), piece.cell_center(0, 0))
             sums.part_of = result
