@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, PI, RIGHT, UP, Mobject, VGroup
+from manim import DOWN, PI, RIGHT, UP, Mobject, VGroup, smooth
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, swap, vanish
@@ -113,7 +113,7 @@ def _axes_words(layout, grid, words, rows: bool, columns: bool) -> list:
 
 def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: float = 2.0, area=None,
                 rows_are_tokens: bool = True, columns_are_tokens: bool = True, room_for=None,
-                roles=None, leaving=()) -> FocusHeads:
+                roles=None, leaving=(), rate_func=smooth) -> FocusHeads:
     """Split a (h, r, c) block into its heads: head 0 goes left, large,
     with the tokens' words on its rows and/or columns (where they are
     tokens) and the label ``name[0]``; heads 1..h-1 go right, small, in a
@@ -122,7 +122,9 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     must have room for as well (what a turn makes of it). ``roles``: what
     each head looks at (:func:`role_lines`), under its tag and under head 0's
     label. ``leaving``: what else is on screen and goes as the heads move
-    (blocks and texts at once: never caught half-faded, unnamed)."""
+    (blocks and texts at once: never caught half-faded, unnamed);
+    ``rate_func``: the heads' move's (``rush_from``: they leave where they
+    were formed at once, a block alone there being nothing to read)."""
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
@@ -184,8 +186,8 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         riding.append(InPlace(before, ride))
     # the heads part together (one after another, the block stood whole where it was formed for half
     # the move: a still of one block at the frame's edge, 14_0672)
-    scene.play(*gone, viewpoint.turn(*FRONT), *[s.animate.become(t) for s, t in zip(slices, targets)], *riding,
-               run_time=run_time)
+    scene.play(*gone, viewpoint.turn(*FRONT), *[s.animate(rate_func=rate_func).become(t)
+                                                for s, t in zip(slices, targets)], *riding, run_time=run_time)
     shown = [layout.place(focus)]
     on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
     for piece in others:  # too small for words: head 0 beside them is the one to read
@@ -200,7 +202,9 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         piece.part_of = None
     if before is not None:
         scene.play(*swap(before, VGroup(*shown)), run_time=0.3)
-    scene.play(*map(appear, ([] if before is not None else shown) + on_focus), appear(tags), run_time=0.5)
+    # the words and tags at once (fading in, they were caught half-faded: 18_0051)
+    scene.play(*[appear(m, rate_func=at_once) for m in ([] if before is not None else shown) + on_focus],
+               appear(tags, rate_func=at_once), run_time=0.5)
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
 
 
@@ -248,12 +252,7 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
     # caption with it, as the code's mark moves to the turn
     scene.play(*[vanish(w, rate_func=at_once) for w in old_words], *[appear(a, rate_func=at_once) for a in axes],
                *told, run_time=0.5)
-    turns = []
-    for s in slices:
-        x_axis, row_axis, _ = s.axis_vectors()
-        turns.append(turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)))
-    scene.play(*turns, run_time=run_time)
-    turned = []
+    turned = []  # each slice as it will stand, turned about its first cell
     for h, s in enumerate(slices):
         depth, rows, cols = s.dims
         new = s.like(np.asarray(values)[h], s.value_range, dims=(depth, cols, rows))
@@ -262,12 +261,19 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
             if hasattr(s, attr):
                 setattr(new, attr, getattr(s, attr))
         turned.append(new)
-    scene.remove(*slices)
-    scene.add(*turned)
     focus, others = turned[0], turned[1:]
     old_label = shown.focus.label
     layout.name(focus, f"{shown.name}[0]", DOWN, scale_of=old_label.scale_of, values=focus.values)
-    swaps = swap(old_label, focus.label)
+    layout.place(focus)
+    turns = []
+    for s in slices:
+        x_axis, row_axis, _ = s.axis_vectors()
+        turns.append(turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)))
+    # head 0's label takes the new shape half-way through the turn (after it, a block drawn 8×17 stood
+    # under "17×8": 14_0546, 15_0441)
+    scene.play(*turns, *swap(old_label, focus.label), run_time=run_time)
+    scene.remove(*slices)
+    scene.add(*turned)
     if shown.area is not None:  # head 0 grows into the room its new shape leaves
         target = focus.copy()
         target.label = focus.label
@@ -275,11 +281,8 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
             left=layout.word_room(words) if rows_are_tokens else 0.0,
             top=layout.word_room(words, columns=True) if columns_are_tokens else 0.0,
             bottom=focus.label.height + 0.3))
-        layout.place(target)  # the label where head 0 is going
-        scene.play(focus.animate.become(target), *swaps, *map(vanish, axes), run_time=0.8)
-        swaps, axes = [], []
-    else:
-        layout.place(focus)
+        scene.play(focus.animate.become(target), layout.follow(focus, target), *map(vanish, axes), run_time=0.8)
+        axes = []
     others_label = shown.others_label
     if others:
         for piece in others:
@@ -287,5 +290,5 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
     on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
     for piece in others:
         piece.is_map = focus.is_map
-    scene.play(*swaps, *map(vanish, axes), *map(appear, on_focus), run_time=0.6)
+    scene.play(*map(vanish, axes), *map(appear, on_focus), run_time=0.6)
     return FocusHeads(focus, others, shown.tags, on_focus, others_label, shown.name, shown.area)

@@ -160,7 +160,9 @@ class LinearProjection(StageScene):
             # cell [0, 0] of the sum this play makes, as the label names it, written to add up (a counter):
             # said in this play, the colors, the name and the caption changing in one frame (said before it,
             # the caption added part[7] beside a label still at part[6]: 21_0727)
-            self.play(moving.animate.become(there).set_opacity(0.0), vanish(tags[h], rate_func=at_once),
+            last = [vanish(label, rate_func=at_once)] if h == heads - 1 else []  # with the last part: never
+            # a name over an empty place (21_0667)
+            self.play(moving.animate.become(there).set_opacity(0.0), vanish(tags[h], rate_func=at_once), *last,
                       total.animate(rate_func=halfway).recolor(sums[h], value_range), *swap(old, total.label),
                       *self.saying(self.cell_sum(h, sums[h - 1, 0, 0], partials[h, 0, 0], sums[h, 0, 0])),
                       run_time=run)
@@ -170,7 +172,7 @@ class LinearProjection(StageScene):
         self.layout.name(total, "multihead_flattened @ W.T", DOWN, values=before)
         self.layout.place(total)
         # the same numbers (the sum of the parts, rounded in another order): the block shows the trace's own
-        self.play(vanish(label, rate_func=at_once), *swap(old, total.label),
+        self.play(*([vanish(label, rate_func=at_once)] if heads == 1 else []), *swap(old, total.label),
                   total.animate.recolor(before, total.value_range), run_time=0.4)
         self.say(f"= multihead_flattened @ W.T: {shape_text(before.shape)}, "
                  f"cell [0, 0] = {shown_value(before[0, 0])}")

@@ -1,7 +1,7 @@
 """Xᵀ broadcast along the head axis, the matmul per head, then the turn of every head's slice (stages 14-16)."""
 
 import numpy as np
-from manim import DOWN, UP, Dot
+from manim import DOWN, UP, Dot, rush_from
 
 from tensors import matmul_products
 from scenes.base import StageScene
@@ -81,7 +81,7 @@ class MultiheadProjectionStage(StageScene):
         # the heads go side by side from where they were formed: the step begins once they stand there
         shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                             rows_are_tokens=False, columns_are_tokens=True, room_for=room_for, leaving=leaving,
-                            run_time=1.4)
+                            run_time=1.4, rate_func=rush_from)  # the block alone at the edge: 15_0294
         self.step("heads")
         if shown.others:
             last = heads - 1
