@@ -251,8 +251,8 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     scene.play(piece.animate(rate_func=halfway).paint((0, 0), exp, piece.value_range), *swap(lifted, label),
                *(saying(row_numbers("exp(score)" + (" ÷ e^max" if overflow else ""), exp, total="sum"))
                  if first else []), run_time=0.3 * run_time)
-    if first:  # the exponentials and their sum held a little longer: the step readers missed (04, 18)
-        scene.wait(1.4)
+    if first:  # the exponentials and their sum held longer: the step readers missed (04, 18), under 2 s
+        scene.wait(1.8)
 
     # ÷ that sum: the weights, on the weights' scale, summing to 1
     sign = Text(f"÷ {total}", font=TEXT_FONT, font_size=NAME_SIZE, weight="BOLD", color=layout.theme.ink)

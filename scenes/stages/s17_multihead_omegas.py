@@ -52,7 +52,7 @@ class MultiheadOmegas(StageScene):
         mean = heads_alike(omegas)
         if mean > 0.8:
             if self.cfg.init == "torch-rand" and self.cfg.weights is None:
-                return (f"the heads' maps look alike (correlation {mean:.2f}; 1 = one pattern): torch.rand is "
+                return (f"the heads' maps look alike (correlation {mean:.2f}; 1 = identical maps): torch.rand is "
                         f"never negative, so all heads share one large average part")
-            return f"the heads' score maps look alike (correlation between heads {mean:.2f}; 1 = one pattern)"
-        return f"each head scores its own way (correlation between heads {mean:.2f}; 1 would be one pattern)"
+            return f"the heads' score maps look alike (correlation between heads {mean:.2f}; 1 = identical maps)"
+        return f"each head scores its own way (correlation between heads {mean:.2f}; 1 would be identical maps)"

@@ -195,6 +195,6 @@ class MultiheadSoftmax(StageScene):
                    else "as alike as")
             top = [self.cfg.sentence[t] for t in np.argsort(-weights.mean(axis=(0, 1)), kind="stable")[:2]]
             return (f"the heads' weights are {how} their scores (correlation {mine:.2f} against {scores:.2f}; "
-                    f"1 = one pattern); most weight on \"{top[0]}\" and \"{top[1]}\"")
+                    f"1 = identical maps); most weight on \"{top[0]}\" and \"{top[1]}\"")
         parts = ", ".join(f"head {r.head} {r.name}" for r in named[:4])
         return f"what the heads look at: {parts}" + (" …" if len(named) > 4 else "")

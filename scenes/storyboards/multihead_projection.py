@@ -146,8 +146,10 @@ class MultiheadProjectionStage(StageScene):
                                        ("s09_values", "V", 9, "value")):
             single = self.trace[key]
             if single.shape == head0.shape and np.allclose(single, head0):
-                return (f"{self.result_name}[0] = stage {stage}'s {name}: the blog re-seeds torch.rand, so "
-                        f"{self.weight_name}[0] repeats stage 6's U_{role}, number for number")
+                # said as what it is: a coincidence of the blog's seeding, not something attention does (two
+                # readers feared students would take queries for keys)
+                return (f"a seeding coincidence (torch.rand re-seeded): {self.weight_name}[0] repeats stage 6's "
+                        f"U_{role}, so {self.result_name}[0] = stage {stage}'s {name}")
         return ""
 
     def before_and_after(self, shown, before):
