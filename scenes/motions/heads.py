@@ -113,7 +113,7 @@ def _axes_words(layout, grid, words, rows: bool, columns: bool) -> list:
 
 def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: float = 2.0, area=None,
                 rows_are_tokens: bool = True, columns_are_tokens: bool = True, room_for=None,
-                roles=None, leaving=(), rate_func=smooth) -> FocusHeads:
+                roles=None, leaving=(), rate_func=smooth, slots_wait: bool = False) -> FocusHeads:
     """Split a (h, r, c) block into its heads: head 0 goes left, large,
     with the tokens' words on its rows and/or columns (where they are
     tokens) and the label ``name[0]``; heads 1..h-1 go right, small, in a
@@ -124,7 +124,10 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     label. ``leaving``: what else is on screen and goes as the heads move
     (blocks and texts at once: never caught half-faded, unnamed);
     ``rate_func``: the heads' move's (``rush_from``: they leave where they
-    were formed at once, a block alone there being nothing to read)."""
+    were formed at once, a block alone there being nothing to read);
+    ``slots_wait``: heads 1 … (empty slots, still to form) are not seen
+    moving but come at once in their places with their tags (nine grey
+    slots flying through each other read as a smear: 15_0294)."""
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
@@ -175,15 +178,25 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             targets.append(there)
     if before is not None and not any(before is m for m in scene.mobjects):
         scene.add(before)  # named from the move's first frame (it takes the place of what leaves)
+    kept = [piece.cube_opacity.copy() for piece in others] if slots_wait else []
+    for piece, there in zip(others if slots_wait else [], targets[1:]):
+        piece.set_cell_opacity(0.0)
+        there.set_cell_opacity(0.0)
     gone = [vanish(m, rate_func=at_once) for m in leaving]
     riding = []
-    if before is not None:  # the whole block's name rides under head 0, never left over the heads moving past it
+    # the whole block's name rides under head 0, never left over the heads moving past it; with the slots
+    # waiting, head 0 moves alone: its own name rides with it from the first frame (the whole tensor's
+    # name over one slice would name what is not shown)
+    alone = slots_wait and before is not None
+    if before is not None:
 
         def ride(label, alpha):
             layout.beside([focus], label, DOWN, buff=LABEL_BUFF)
             layout.inside(label)
 
-        riding.append(InPlace(before, ride))
+        riding.append(InPlace(focus.label if alone else before, ride))
+        if alone:
+            riding += swap(before, focus.label, rate_func=at_once)
     # the heads part together (one after another, the block stood whole where it was formed for half
     # the move: a still of one block at the frame's edge, 14_0672)
     scene.play(*gone, viewpoint.turn(*FRONT), *[s.animate(rate_func=rate_func).become(t)
@@ -200,11 +213,18 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         shown.append(others_label)
     for piece in slices:
         piece.part_of = None
-    if before is not None:
-        scene.play(*swap(before, VGroup(*shown)), run_time=0.3)
+    # waiting slots come at once with their name (half-way through the play that swaps the names in)
+    come = [InPlace(piece, lambda m, alpha, k=k: setattr(m, "cube_opacity", k.copy() if alpha >= 0.5 else 0.0 * k))
+            for piece, k in zip(others, kept)]
+    if alone:  # head 0 named all the way: the others' name comes with them
+        scene.play(*swap(None, VGroup(*shown[1:])), *come, run_time=0.3)
+        come = []
+    elif before is not None:
+        scene.play(*swap(before, VGroup(*shown)), *come, run_time=0.3)
+        come = []
     # the words and tags at once (fading in, they were caught half-faded: 18_0051)
     scene.play(*[appear(m, rate_func=at_once) for m in ([] if before is not None else shown) + on_focus],
-               appear(tags, rate_func=at_once), run_time=0.5)
+               appear(tags, rate_func=at_once), *come, run_time=0.5)
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
 
 
