@@ -228,18 +228,20 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
 
 
-def fill_heads(scene, layout, shown: FocusHeads, run_time: float, told=()) -> None:
+def fill_heads(scene, layout, shown: FocusHeads, run_time: float, told=(), with_focus: bool = False) -> None:
     """Heads 1 … (empty slots, beside head 0 formed) fill all at once, row
     after row: row r of every head at the same time, a frame on row r of
     each, head 0's too (the row they are all forming). A batched operation
     seen as one: not a head's turn after another's. ``told``: a caption's
-    animations, joining the frames' coming."""
+    animations, joining the frames' coming; ``with_focus``: head 0's rows
+    still empty fill with them."""
     from .matmul import fill_rows, row_sweep  # the matmul's row frames and fill (it needs no heads)
 
     marks, sweep = row_sweep(layout, shown.focus, *shown.others)
     # the frames come on row 0 with the caption (joined to the fill, it came half-way through it)
     scene.play(appear(marks, rate_func=at_once), *told, run_time=0.3)
-    scene.play(*[fill_rows(piece) for piece in shown.others], sweep, run_time=run_time)
+    forming = ([shown.focus] if with_focus else []) + list(shown.others)
+    scene.play(*[fill_rows(piece) for piece in forming], sweep, run_time=run_time)
     scene.remove(marks)
 
 

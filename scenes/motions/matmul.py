@@ -1075,11 +1075,13 @@ def row_sweep(layout: Layout, *grids: CubeGrid, start: int = 0) -> tuple[VGroup,
 def fill_rows(grid: CubeGrid, start: int = 0) -> InPlace:
     """The rows of a 2D ``grid`` from ``start`` (empty slots) fill one after
     another, top to bottom: a row shows its values once it is reached,
-    brightening from a slot's opacity; the rows below stay empty slots."""
+    brightening from a slot's opacity; the rows below stay empty slots. A
+    row already formed (no empty slot) is left as it is."""
     rows = grid.grid_shape[1] - start
+    forming = [r for r in range(rows) if grid.cube_empty[grid.cell_ids((0, start + r))].any()]
 
     def update(block, alpha):
-        for r in range(rows):
+        for r in forming:
             ramp = float(np.clip(alpha * rows - r, 0.0, 1.0))
             if ramp > 0.0:
                 block.fill((0, start + r))

@@ -173,21 +173,25 @@ def bench_between(layout, scores: CubeGrid, weights_values, scores_name: str, we
 
 
 def soften_rows(scene, layout, bench: SoftmaxBench, values, weights_values, saying=None, scale_note: str = "",
-                speed: float = 1.0, rest_speed: float = 1.5) -> None:
+                speed: float = 1.0, rest_speed: float = 1.5, rows: int | None = None) -> None:
     """Every row of ``bench.scores`` (showing ``values``, −∞ where masked)
     over the bench, through exp and ÷ sum, into its row of the weights.
     ``saying(text)``: the animations that change the caption in the play
     they join (the first row's steps are said as they happen); the rows
     after the first go ``rest_speed`` times faster still: the first row,
     with its numbers, is the one to read (the later rows took half of
-    stage 4's clip, and no still of it caught an exponential)."""
+    stage 4's clip, and no still of it caught an exponential); ``rows``:
+    how many rows go over the bench (all by default; the caller forms the
+    rest otherwise)."""
     saying = saying or (lambda text: [])
     steps = softmax_steps(values)
     _play(scene, saying(f"softmax, row by row: exp, then ÷ the row's sum, so each row of {bench.weights_name} "
                         "sums to 1"), run_time=0.5)
-    for row in range(bench.scores.grid_shape[1]):
+    count = bench.scores.grid_shape[1] if rows is None else rows
+    for row in range(count):
         _soften(scene, layout, bench, row, values[row], steps["weights"][row], saying, scale_note,
-                first=row == 0, run_time=max(0.8, 3.2 * 0.6 ** row) / speed / (rest_speed if row else 1.0))
+                first=row == 0, run_time=max(0.8, 3.2 * 0.6 ** row) / speed / (rest_speed if row else 1.0),
+                more=count > 1)
     scene.play(bench.scores.animate.clear_highlight(), run_time=0.3)
 
 
@@ -200,7 +204,7 @@ def _play(scene, animations: list, run_time: float) -> None:
 
 
 def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weights, saying, scale_note,
-            first: bool, run_time: float):
+            first: bool, run_time: float, more: bool = True):
     """Row ``row`` of the scores onto the bench, through exp and ÷ its sum,
     into the weights; named at every moment it is on the bench, the sum it
     is divided by written beside it while it is divided."""
@@ -270,7 +274,8 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
                                     if first else []), run_time=0.3 * run_time)
     if first:
         scene.wait(1.2)
-        _play(scene, saying("the next rows the same way, one after another, faster"), run_time=0.5)
+        if more:
+            _play(scene, saying("the next rows the same way, one after another, faster"), run_time=0.5)
     scene.remove(new)  # the row leaves the bench: its label goes at once
     scene.play(piece.animate.align_cell((0, 0, 0), weights.cell_center(row, 0)).set_opacity(0.0),
                weights.animate.set_cell_opacity(1.0, (0, row)), run_time=0.25 * run_time)

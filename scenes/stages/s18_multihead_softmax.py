@@ -65,15 +65,16 @@ class MultiheadSoftmax(StageScene):
 
         self.step("softmax, head 0")
         weights = self.trace["s18_multihead_attention_weights"]
-        self.say("head 0 first: softmax along each row, as in stage 11")
+        self.say("one row first: head 0's row 0, softmax as in stage 11" if heads > 1
+                 else "softmax along each row, as in stage 11")
         home, bench, head_note = self.soften_head0(shown, values[0], weights[0], f" / √{head_k}")
         if heads < 2:
             self.say("one head: its weights")
         self.others_to_weights(shown, weights, home, bench, head_note, told=self.saying(
-            f"heads 1 to {heads - 1} all at once, row after row: each row of every head, exp then ÷ its sum, "
-            f"as head 0's") if heads > 1 else ())
-        if heads > 1:  # the other heads formed all at once, row after row (they came whole: "just appear")
-            fill_heads(self, self.layout, shown, run_time=4.0)
+            f"the rest all at once, row after row: head 0's other rows and every row of heads 1 to {heads - 1}, "
+            f"each exp, then ÷ its sum") if heads > 1 else ())
+        if heads > 1:  # every other row of every head formed together (head after head, "they just appear")
+            fill_heads(self, self.layout, shown, run_time=4.5, with_focus=True)
 
         self.step("every head")
         sums = weights.sum(axis=-1)
@@ -104,7 +105,10 @@ class MultiheadSoftmax(StageScene):
         weights_map = bench.weights
         self.play(appear(weights_map), appear(self.layout.place(weights_map)), *map(appear, bench.words_on),
                   run_time=0.6)
-        soften_rows(self, self.layout, bench, values, weights, saying=self.saying, scale_note=scale_note)
+        # one row over the bench, its exponentials and their sum seen (the other rows went by it too, one after
+        # another, and no still caught an exponential: 18_0160); the rest come with the other heads' rows
+        soften_rows(self, self.layout, bench, values, weights, saying=self.saying, scale_note=scale_note,
+                    rows=1 if shown.others else None)
         return home, bench, head_note
 
     def words_for(self, grid):
