@@ -350,6 +350,32 @@ def test_the_other_heads_form_together_row_after_row(tmp_path):
         assert np.allclose(piece.values.reshape(values.shape), values)
 
 
+def test_small_heads_keep_their_size_where_their_roles_do_not_fit(tmp_path):
+    """Sixteen 8×8 heads whose roles (a tag's second line, beside each head)
+    leave no room for a grid: the tags say "head h" over the heads (fewer
+    words), and the heads keep a size one can see (the paper's causal
+    weights drew them at no size, under a pile of tags)."""
+    heads = 16
+    values = np.random.default_rng(2).random((heads, 8, 8))
+    roles = {h: "no clear role" for h in range(heads)}
+    found = {}
+
+    def storyboard(scene):
+        block = CubeGrid(values)
+        scene.layout.name(block, "w")
+        scene.layout.fit([block])
+        scene.add(block, scene.layout.place(block))
+        shown = focus_heads(scene, scene.layout, scene.viewpoint, block, "w", [f"t{i}" for i in range(8)],
+                            roles=roles)
+        found["sizes"] = [scene.layout.screen_box([piece])[2] - scene.layout.screen_box([piece])[0]
+                          for piece in shown.others]
+        found["tags"] = [tag.original_text for tag in shown.tags]
+
+    play(tmp_path, storyboard)
+    assert min(found["sizes"]) > 0.4
+    assert found["tags"] == [f"head {h}" for h in range(1, heads)]
+
+
 def test_a_row_keeps_a_wide_label_off_the_neighbouring_block(tmp_path):
     """A name wider than its block hangs over the gap, not over or under the
     next block (where it would read as that block's name), when the row has room."""

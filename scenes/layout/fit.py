@@ -353,6 +353,13 @@ def head_columns(heads: int, width: float, height: float, area: StageArea, least
     ``gap`` apart, ``top`` free above them (their tags) and ``right`` at the
     right end, the columns at least ``least`` apart on screen (a tag's room),
     the rows at least ``least_down`` (a tag beside a slice)."""
+    return head_grid(heads, width, height, area, least, gap=gap, top=top, right=right, least_down=least_down)[0]
+
+
+def head_grid(heads: int, width: float, height: float, area: StageArea, least: float = 0.0, *,
+              gap=HEAD_GAP, top: float = TAG_ROOM, right: float = 0.0, least_down: float = 0.0) -> tuple[int, float]:
+    """:func:`head_columns`'s columns and the size a slice's cell then has
+    (0 or less: no grid of them fits with that room for their tags)."""
     def size(columns):
         rows = int(np.ceil(heads / columns))
         if columns > 1 and columns * least > area.width:
@@ -361,4 +368,5 @@ def head_columns(heads: int, width: float, height: float, area: StageArea, least
             return 0.0  # ... nor one under the other
         return min((area.width - right - (columns - 1) * gap[0]) / (columns * width),
                    (area.height - top - (rows - 1) * gap[1]) / (rows * height))
-    return max(range(1, heads + 1), key=size)
+    best = max(range(1, heads + 1), key=size)
+    return best, size(best)
