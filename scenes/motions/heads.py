@@ -159,18 +159,22 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         right_part = area.part(share + 0.03, 1.0)
         slot = (max(rows, later_rows), max(cols, later_cols))
         thumbs = [ghost(s, (1,) + slot) for s in others]
-        if roles and not _roles_fit(layout, len(thumbs), slot, right_part, roles, heads):
-            roles = None  # no room for a role beside every small head: "head h" over each (fewer words)
-        wide = tag_width(layout, heads - 1, roles=roles, first=1)
         if roles:  # two-line tags (what each head looks at) go beside the heads, not over them
+            wide = tag_width(layout, heads - 1, roles=roles, first=1)
             gap = (THUMB_GAP[0] + wide + TAG_BUFF, THUMB_GAP[1] / 2)
             down = tag_height(layout, roles) + TAG_GAP
-            columns = head_columns(len(thumbs), slot[1], slot[0], right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)),
-                                   gap=gap, top=0.0, right=wide + TAG_BUFF, least_down=down)
+            columns, size = head_grid(len(thumbs), slot[1], slot[0],
+                                      right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)), gap=gap, top=0.0,
+                                      right=wide + TAG_BUFF, least_down=down)
+            # no room for a role beside every small head (ten heads, the paper's causal weights: the heads drawn
+            # at no size under a pile of tags): "head h" over each, fewer words
+            if size * min(slot) < MIN_THUMB:
+                roles = None
+        if roles:
             layout.grid_of_blocks(thumbs, columns, gap=gap, area=right_part, least_down=down,
                                   margins=Margins(top=0.1, bottom=LABEL_ROOM + 0.3, right=wide + TAG_BUFF))
         else:  # the tags over the heads never meet
-            least = wide + TAG_GAP
+            least = tag_width(layout, heads - 1, first=1) + TAG_GAP
             columns = head_columns(len(thumbs), slot[1], slot[0], right_part.inset(Margins(bottom=LABEL_ROOM + 0.3)),
                                    least=least)
             layout.grid_of_blocks(thumbs, columns, gap=THUMB_GAP, area=right_part,
@@ -246,18 +250,6 @@ def fill_heads(scene, layout, shown: FocusHeads, run_time: float, told=(), with_
     forming = ([shown.focus] if with_focus else []) + list(shown.others)
     scene.play(*[fill_rows(piece) for piece in forming], sweep, run_time=run_time)
     scene.remove(marks)
-
-
-def _roles_fit(layout, count: int, slot, area, roles, heads: int) -> bool:
-    """Whether ``count`` small heads of ``slot`` (rows, columns) fit in
-    ``area`` with a two-line tag beside each (what it looks at); with ten
-    heads in the paper's sizes they did not, and the tags piled up over
-    heads drawn at no size."""
-    wide = tag_width(layout, heads - 1, roles=roles, first=1)
-    gap = (THUMB_GAP[0] + wide + TAG_BUFF, THUMB_GAP[1] / 2)
-    _, size = head_grid(count, slot[1], slot[0], area.inset(Margins(bottom=LABEL_ROOM + 0.3)), gap=gap, top=0.0,
-                        right=wide + TAG_BUFF, least_down=tag_height(layout, roles) + TAG_GAP)
-    return size * min(slot) >= MIN_THUMB
 
 
 MIN_THUMB = 0.4  # a small head's shorter side at least this (frame units, 24 px at 480p): else tags over heads
