@@ -126,8 +126,7 @@ class MultiheadProjectionStage(StageScene):
         back from the before-and-after, large with a token's word on each
         row; the others beside it), not head 0 alone (14_0770)."""
         focus = shown.focus
-        target = focus.copy()
-        target.become(home)
+        target = home  # head 0 as it stood before the closing shot (a copy: only its place is read)
         target.label = focus.label
         focus.label.within = shown.area
         words = self.layout.word_labels(target, self.cfg.sentence)
