@@ -309,11 +309,12 @@ def test_a_batched_matmul_does_head_0_then_each_head_in_turn(tmp_path, heads):
 
 
 def test_the_other_heads_form_together_row_after_row(tmp_path):
-    """A batched matmul whose heads 1 … are formed ``together``: head 0 is
-    formed, the others are empty slots when it ends; beside head 0 they then
-    fill all at once, row after row (at every moment each of them has as many
-    rows formed as the others, and never a row half-way without the rows
-    above it), ending on their own results (hand-written: ``@`` per head)."""
+    """A batched matmul formed ``together``: head 0's row 0 is formed (the
+    worked example), its later rows and the other heads are empty slots when
+    it ends; beside head 0 they then fill all at once, row after row, head
+    0's later rows with them (at every moment each head has as many rows
+    formed as the others, and never a row half-way without the rows above
+    it), ending on their own results (hand-written: ``@`` per head)."""
     heads, rows = 3, 4
     rng = np.random.default_rng(5)
     left_values, right_values = rng.normal(size=(heads, rows, 3)), rng.normal(size=(heads, 3, 2))
@@ -323,7 +324,7 @@ def test_the_other_heads_form_together_row_after_row(tmp_path):
     def formed_rows(scene):
         if seen["filling"]:
             seen["formed"].append(tuple(int((~p.cube_empty.reshape(p.grid_shape)[0]).all(axis=1).sum())
-                                        for p in seen["others"]))
+                                        for p in seen["heads"]))
 
     class Motion(StageScene):
         title, code = "motion", "motion"
@@ -336,16 +337,18 @@ def test_the_other_heads_form_together_row_after_row(tmp_path):
             seen["empty"] = done.block.cube_empty.reshape(done.block.grid_shape).copy()
             shown = focus_heads(self, self.layout, self.viewpoint, done.block, "C", ["one", "two"],
                                 rows_are_tokens=False, columns_are_tokens=True, leaving=done.leaving)
-            seen["others"], seen["filling"] = shown.others, True
-            fill_heads(self, self.layout, shown, run_time=2.0)
+            seen["heads"], seen["filling"] = [shown.focus, *shown.others], True
+            fill_heads(self, self.layout, shown, run_time=2.0, with_focus=True)
             seen["filling"] = False
 
     render_still(sampled(Motion, 0.1, formed_rows), tmp_path, size=SIZE)
-    assert not seen["empty"][0].any() and seen["empty"][1:].all()  # head 0 formed, the others still slots
-    counts = [c[0] for c in seen["formed"]]
-    assert all(len(set(c)) == 1 for c in seen["formed"]), seen["formed"]  # every head at the same row
+    empty = seen["empty"]
+    assert not empty[0, 0].any() and empty[0, 1:].all() and empty[1:].all()  # head 0's row 0 only formed
+    counts = [c[1] for c in seen["formed"]]
+    # every head at the same row (head 0's row 0 formed before the others')
+    assert all(len(set(c[1:])) == 1 and c[0] == max(1, c[1]) for c in seen["formed"]), seen["formed"]
     assert counts == sorted(counts) and set(range(1, rows)) <= set(counts)  # row after row, each one seen
-    for piece, values in zip(seen["others"], result_values[1:]):
+    for piece, values in zip(seen["heads"], result_values):
         assert not piece.cube_empty.any()
         assert np.allclose(piece.values.reshape(values.shape), values)
 

@@ -421,7 +421,9 @@ class MatmulMotion:
     once, as every later row), then every other row (the first ``rows`` of
     them so, all by default; the rest swept, row after row, as the other
     heads of a batched matmul are: a stage that repeats an earlier matmul
-    keeps its time for what is new).
+    keeps its time for what is new), or, ``later`` false, none: rows 1 …
+    are left empty slots for the caller (a batched matmul forms them with
+    every other head's rows at once, :func:`~scenes.motions.heads.fill_heads`).
 
     ``names`` = (left, right, result) as the code calls them; ``products``
     is ``(m, n, k)``; ``say`` puts a caption up; ``names_room`` and
@@ -432,10 +434,10 @@ class MatmulMotion:
 
     def __init__(self, scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products,
                  *, names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
-                 rows: int | None = None, speed: float = 1.0, names_room=None, area=None,
+                 rows: int | None = None, later: bool = True, speed: float = 1.0, names_room=None, area=None,
                  result_scale_of: str | None = None):
         self.scene, self.layout, self.viewpoint, self.left, self.right = scene, layout, viewpoint, left, right
-        self.rows = rows
+        self.rows, self.later = rows, later
         self.say = say or (lambda text: None)
         self.view, self.cells, self.speed, self.names_room, self.area = view, cells, speed, names_room, area
         self.names = names
@@ -820,6 +822,10 @@ class MatmulMotion:
             shown["products"] = shown["label"] = None
         if first < n:  # the rest of row 0 as every later row: against all of B at once, never popping in
             row(0, 2.6 / speed, told=f"the rest of row 0: row 0 against all {n} columns of {right_name} at once")
+        if not self.later:  # rows 1 … stay empty slots: the caller forms them
+            scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
+                       right.animate.clear_highlight(), run_time=0.4)
+            return Matmul(result, self.signs)
         shown_rows = m - 1 if self.rows is None else min(self.rows, m - 1)
         rows_told = (f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed"
                      if vector else f"the remaining rows, one after another: row i against all {n} columns of "
@@ -902,9 +908,11 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     heads' results stack into one block filling the stage area (else they
     stay where they were formed, under head h's label, for the caller to
     take apart, the operands with them: :class:`BatchedMatmul`'s
-    ``leaving``); ``together``: heads 1 … are not formed here but left
-    empty slots in the returned block, for the caller to form all at once
-    (:func:`~scenes.motions.heads.fill_heads`; not stacked). Returns the 3D
+    ``leaving``); ``together``: of more than one head, only head 0's row 0
+    is formed here (the worked example); head 0's later rows and heads 1 …
+    are left empty slots in the returned block, for the caller to form all
+    at once, row after row (:func:`~scenes.motions.heads.fill_heads` with
+    its focus; not stacked). Returns the 3D
     result block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
@@ -940,8 +948,10 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
                                                    stacked=True, value_range=right.value_range, scale_of=right_of),
             layout.sized_label(result_slice(result_name, last), result_values.shape[1:], stacked=True,
                                value_range=value_range, scale_of=result_of)]
+    batch = together and heads > 1  # one head has no batch to form its later rows with
     done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
                   result_range=value_range, say=say, speed=speed, names_room=room, cells=cells, rows=rows,
+                  later=not batch,
                   names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)),
                   result_scale_of=result_of)  # head 0's result says whose colors it wears, as every head's
     head = done.result
@@ -974,9 +984,9 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         sweep_rows(scene, layout, left0, right0, head, 0.85 * run)
     block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
     block.align_cell((0, 0, 0), head.cell_center(0, 0))
-    if together:  # heads 1 … still to form: empty slots under head 0
-        later = (slice(1, None),)
-        block.set_cell_opacity(SLOT_OPACITY, later).empty(later)
+    if together:  # heads 1 …, and head 0's rows after row 0, still to form: empty slots
+        for later in ((slice(1, None),), (0, slice(1, None))) if batch else ():
+            block.set_cell_opacity(SLOT_OPACITY, later).empty(later)
         stack = False
     layout.name(block, result_name, DOWN if stack else head.label.side)
     scene.remove(head)

@@ -70,14 +70,18 @@ class MultiheadProjectionStage(StageScene):
         self.finish(done.block, done.leaving)
 
     def heads_formed(self, result, leaving, room_for=None):
-        """The heads side by side (head 0 large, formed, with the tokens on
-        its columns; heads 1 … small, empty slots; ``leaving``, the matmul's
-        operands, go as they move), then heads 1 … formed all at once, row
-        after row: the batched matmul seen as one (head after head, each
-        head's second was missed by every still: 14_0578, 15_0301)."""
+        """The heads side by side (head 0 large, its row 0 formed, with the
+        tokens on its columns; heads 1 … small, empty slots; ``leaving``, the
+        matmul's operands, go as they move), then the rest formed all at
+        once, row after row: head 0's later rows with every row of heads
+        1 …, the batched matmul seen as one (head after head, each head's
+        second was missed by every still: 14_0578, 15_0301; head 0's rows
+        one by one first took half the clip, and no still caught the heads
+        forming: 14_0546)."""
         heads, rows, cols = result.grid_shape
         self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} slice "
-                 f"per head, a token in each column" + (f"; heads 1 to {heads - 1} next" if heads > 1 else ""))
+                 f"per head, a token in each column" + (f"; head 0's row 0 is formed, the rest next"
+                                                        if heads > 1 else ""))
         # the heads go side by side from where they were formed: the step begins once they stand there
         shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                             rows_are_tokens=False, columns_are_tokens=True, room_for=room_for, leaving=leaving,
@@ -85,11 +89,10 @@ class MultiheadProjectionStage(StageScene):
                             slots_wait=heads > 1)
         self.step("heads")
         if shown.others:
-            last = heads - 1
-            # the phase a multi-head stage is about: time to be seen (0.25 s a row, at most 5 s)
-            fill_heads(self, self.layout, shown, run_time=min(5.0, 1.0 + 0.25 * rows), told=self.saying(
-                f"heads 1 to {last} all at once: the batched matmul forms row i of every head together, "
-                f"each from its own {self.weight_name}[h]"))
+            # the phase a multi-head stage is about: time to be seen (0.35 s a row, at most 7.5 s)
+            fill_heads(self, self.layout, shown, run_time=min(7.5, 1.5 + 0.35 * rows), with_focus=True,
+                       told=self.saying(f"the batched matmul: row i of all {heads} heads forms at once, each "
+                                        f"head's from its own {self.weight_name}[h] · Xᵀ, row after row"))
         return shown
 
     def finish(self, result, leaving):
