@@ -12,7 +12,7 @@ from scenes.components.numbers import shown_sum, shown_value, tick_values
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, Together, head_columns
 from scenes.motions.bias import add_bias_rows
-from scenes.motions.matmul import batched_matmul
+from scenes.motions.matmul import batched_matmul, fill_rows, row_sweep
 from scenes.motions.heads import TAG_GAP
 
 __all__ = ["LinearProjection"]
@@ -95,19 +95,24 @@ class LinearProjection(StageScene):
                                 names=("multihead_flattened", "W.T", "part"), say=self.say, view=self.view,
                                 slice_names=(lambda n, h: _columns(n, h, head_v), lambda n, h: _rows(n, h, head_v),
                                              lambda n, h: f"{n}[{h}]"),
-                                scales_of=("all heads", "all of W", "all parts"), cells=3).block  # of 18
+                                scales_of=("all heads", "all of W", "all parts"), cells=3,  # of 18
+                                together=True, stack=False)  # part[0]'s row 0 worked; the rest formed at once
 
-        self.step("sum")
-        self.add_up(result, partials, before)
+        self.add_up(result.block, partials, before, leaving=result.leaving)  # its steps: "parts", "sum"
 
         self.step("bias")
         self.add_bias(before, bias, output)
 
-    def add_up(self, result, partials, before):
-        """The parts side by side (each tagged), added into one block one after another."""
+    def add_up(self, result, partials, before, leaving=()):
+        """The parts side by side (each tagged; ``leaving``, the matmul's
+        operands, go as they move), formed all at once, row after row, where
+        not formed yet (part[0]'s later rows with every row of the others:
+        the batched matmul seen as one, as stages 14-16); then added into
+        one block one after another."""
         heads, tokens, d_out = partials.shape
-        self.say(f"multihead_flattened @ W.T = part[0] + part[1] + … + part[{heads - 1}]: "
-                 f"the {heads} parts added up")
+        forming = bool(result.cube_empty.any())
+        self.say(f"part: {shape_text(partials.shape)}, one {shape_text((tokens, d_out))} part per head"
+                 + ("; part[0]'s row 0 is formed, the rest next" if forming else ""))
         slices = result.split(axis=0)
         for piece in slices:
             piece.part_of = result
@@ -125,9 +130,16 @@ class LinearProjection(StageScene):
         self.layout.name(total, "part[0]", DOWN)
         self.layout.fit([total], view=FRONT, area=sum_part, margins=Margins(
             bottom=self.layout.sized_label("part[0] + … + part[8]", (tokens, d_out), DOWN).height + 0.3, top=0.4))
-        self.play(vanish(result.label, rate_func=at_once), self.viewpoint.turn(*FRONT),
-                  LaggedStart(*[p.animate.become(t) for p, t in zip(slices, targets)], lag_ratio=0.08),
-                  run_time=1.6)
+        self.remove(result.label)  # named part[0] while its row 0 formed: no second name over it
+        # part[0] goes to its place alone, the empty slots of the others come in theirs as it stands there
+        # (nine grey slots flying through each other read as a smear: 15_0294)
+        waiting = slices[1:] if forming else []
+        self.remove(*waiting)
+        self.play(*[vanish(m, rate_func=at_once) for m in leaving], self.viewpoint.turn(*FRONT),
+                  LaggedStart(*[p.animate.become(t) for p, t in zip(slices, targets) if p not in waiting],
+                              lag_ratio=0.08), run_time=1.0 if forming else 1.6)
+        for piece, target in zip(waiting, targets[1:]):
+            piece.become(target)
         tags = VGroup(*[note_text(f"part[{h}]", self.theme, color=self.theme.muted) for h in range(heads)])
         for tag, piece in zip(tags, slices):
             self.layout.beside([piece], tag, UP, buff=0.08, view=FRONT)
@@ -138,7 +150,20 @@ class LinearProjection(StageScene):
         together = Together(label)
         for piece in slices:
             piece.part_of = together
-        self.play(appear(tags), appear(label), run_time=0.4)
+        when = {"rate_func": at_once} if forming else {}  # with the slots, at once: never a slot half-named
+        self.play(*[appear(m, **when) for m in (tags, label, *waiting)], run_time=0.4)
+        self.step("parts")
+        if forming:
+            marks, sweep = row_sweep(self.layout, *slices)
+            self.play(appear(marks, rate_func=at_once), *self.saying(
+                f"the batched matmul: row i of all {heads} parts forms at once, part[h]'s from its own slices of "
+                f"multihead_flattened and W.T, row after row"), run_time=0.3)
+            self.play(*[fill_rows(piece) for piece in slices], sweep, run_time=min(6.0, 1.5 + 0.4 * tokens))
+            self.remove(marks)
+            self.wait(0.4)
+        self.step("sum")
+        self.say(f"multihead_flattened @ W.T = part[0] + part[1] + … + part[{heads - 1}]: "
+                 f"the {heads} parts added up")
         sums = np.cumsum(partials, axis=0)
         for h in range(heads):
             run = 1.2 if h < 2 else max(0.4, 1.0 * 0.85 ** h)
