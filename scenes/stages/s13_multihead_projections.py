@@ -81,7 +81,7 @@ class MultiheadProjections(StageScene):
         self.wait(1.0)
         if same := self.same_as_stage_6(tensors, names):
             self.say(same)
-            self.wait(1.4)
+            self.wait(1.9)  # a fact two readers checked by hand: time to read it (a still stretch: at most 2 s)
 
         self.step("heads")
         # the query matrices of every head side by side, each tagged (a reader could not count nine slices
@@ -152,6 +152,7 @@ class MultiheadProjections(StageScene):
         self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], run_time=0.8)
         self.wait(0.6)
         q, k, v = (t.shape for t in tensors)
-        self.say(f"{names[0]} {shape_text(q)}, {names[1]} {shape_text(k)}, {names[2]} {shape_text(v)}: "
-                 f"slice h is head h's matrix")
+        # what the shapes under the blocks do not say (the shapes repeated there read as filler: 13_0306)
+        self.say(f"the first axis is the head axis: slice h of each block is head h's matrix, head 0 in front, "
+                 f"{heads} deep" if heads > 1 else "one head: one slice deep, the head axis of length 1")
         self.wait(0.9)  # the scene's closing hold follows: no still stretch over 2 s
