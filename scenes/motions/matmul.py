@@ -801,8 +801,12 @@ class MatmulMotion:
             sums.align_cell((0, 0, 0), piece.cell_center(0, 0))
             sums.part_of = result
             scene.add(sums)
+            # B back whole, framed whole with it, as the sums leave (its frame left on its top row read as
+            # that row being an operand, the sums sliding out of it: 07_0431, 12_0395, 19_0316)
             scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(),
-                       right.animate(rate_func=at_once).set_cell_opacity(1.0), run_time=0.3 * run_time)
+                       right.animate(rate_func=at_once).set_cell_opacity(1.0),
+                       frames.shown[1].animate(rate_func=at_once).become(frames.around(right, (0,))),
+                       run_time=0.3 * run_time)
             result.set_cell_opacity(1.0, (0, i))
             scene.remove(sums)
 
