@@ -398,6 +398,46 @@ def test_a_row_keeps_a_wide_label_off_the_neighbouring_block(tmp_path):
     assert found["label"] < found["next"], "the label reaches over the next block"
 
 
+def test_a_row_is_never_named_under_the_column_copy_alone(tmp_path):
+    """Stage 8's matmul (U_key 17×16 · Xᵀ 16×8): A's row on the bench is
+    named clear of A's label; where that puts the row's name under the
+    column copy beside it (where it read as the column's name: 08_0049,
+    09_0049), the pair is named as one, left to right as it stands:
+    "U_key[0] · Xᵀ[:, j]". At every play's end no label naming the row
+    alone reaches under a column copy on the bench."""
+    rng = np.random.default_rng(8)
+    a, b = rng.random((17, 16)), rng.normal(size=(16, 8))
+    found = {"under": [], "names": set()}
+
+    def storyboard(scene):
+        left, right = CubeGrid(a), CubeGrid(b)
+        scene.layout.name(left, "U_key", DOWN)
+        scene.layout.name(right, "Xᵀ", UP)
+        scene.layout.row(left, right)
+        scene.add(left, right, scene.layout.place(left), scene.layout.place(right))
+
+        def record():
+            on = scene.mobjects
+            labels = [m for m in on if getattr(m, "tensor_name", None)]
+            found["names"] |= {m.tensor_name for m in labels}
+            columns = [scene.layout.screen_box([m]) for m in on if isinstance(m, CubeGrid)
+                       and getattr(m, "part_of", None) is right]  # B's column copied out onto the bench
+            for label in labels:
+                if label.tensor_name != "U_key[0]":
+                    continue
+                for x0, _, x1, _ in columns:
+                    if label.get_right()[0] > x0 + 0.05 and label.get_left()[0] < x1 - 0.05:
+                        found["under"].append(label.tensor_name)
+
+        watching(scene, record)
+        matmul(scene, scene.layout, scene.viewpoint, left, right, a @ b, matmul_products(a, b),
+               names=("U_key", "Xᵀ", "U_key·Xᵀ"), cells=2, rows=0)
+
+    play(tmp_path, storyboard)
+    assert not found["under"], "the row's name under the column copy"
+    assert {"U_key[0] · Xᵀ[:, 0]", "U_key[0] · Xᵀ[:, 1]"} <= found["names"]
+
+
 def test_a_legend_changes_with_the_colors_it_names(tmp_path):
     """The products' label (name and scale) comes in the frame A's row turns
     into the products, in the play that recolors it (once the pair has met

@@ -418,7 +418,8 @@ class MatmulMotion:
     operands there if they are on screen, else showing them there: a
     stage's opening shot), :meth:`fill` forms row 0 cell by cell (the first
     ``cells`` of it, all by default; the rest of it against all of B at
-    once, as every later row), then every other row (the first ``rows`` of
+    once, as every later row; ``cells`` 0: all of row 0 so, a stage
+    repeating a matmul shown cell by cell just before), then every other row (the first ``rows`` of
     them so, all by default; the rest swept, row after row, as the other
     heads of a batched matmul are: a stage that repeats an earlier matmul
     keeps its time for what is new), or, ``later`` false, none: rows 1 …
@@ -529,7 +530,8 @@ class MatmulMotion:
             _, bottom, _, top = layout.screen_box([left, right, result])
             beyond = (0.0 if arrangement.slot == OPPOSITE or whole_b is None else STACK_GAP + (
                 right_label.height if arrangement.slot == STACKED and whole_b else plain.height))
-            layout.beside([strip], label, arrangement.products_side, buff=LABEL_BUFF + beyond,
+            layout.beside(strip if isinstance(strip, list) else [strip], label, arrangement.products_side,
+                          buff=LABEL_BUFF + beyond,
                           level=(top, bottom), hang=hang)
 
         def products_label(piece, name, values, value_range=None, at=None, row=False):
@@ -573,6 +575,27 @@ class MatmulMotion:
                                             values=right.values[0, :, j]))
             on_bench_at(label, column, 1)
             layout.inside(label)
+            layout.upright(label)
+            return label
+
+        def pair_label(piece, row_label, row_at, there, j):
+            """``row_label``, the label of A's row standing at ``row_at`` on the
+            bench, or, where it (kept clear of A's label) reaches under the
+            column copy standing at ``there``, one name for the pair, left to
+            right as they stand, "A[0] · B[:, j]", its name alone (the strips
+            wear their blocks' colors, named beside them): a row's name under
+            the column copy read as the column's, the row unnamed (08_0049,
+            09_0049). The pair's name becomes ``piece``'s label."""
+            if vector or row_label.get_right()[0] <= layout.screen_box([there])[0] + LABEL_GAP / 2:
+                return row_label
+            name = f"{_row(left_name, 0)} · {_column(right_name, j)}"
+            label = _name_alone(layout.name(piece, name, arrangement.products_side, shape=(),
+                                            values=left.values[0, 0]))
+            on_bench_at(label, [row_at, there], 1)
+            area = layout.area()
+            if np.allclose(left.label.side, arrangement.products_side):  # clear of A's label, as the row's
+                area = replace(area, left=max(area.left, layout.right_edge(left.label) + LABEL_GAP))
+            layout.inside(label, area)
             layout.upright(label)
             return label
 
@@ -722,6 +745,7 @@ class MatmulMotion:
                 # named half-way, once it stands nearer the bench than A (never over the column copy alone)
                 row_label = products_label(piece, row_title(0), row_values, value_range=left.value_range,
                                            at=standing, row=True)
+                row_label = pair_label(piece, row_label, standing, there, j)
                 naming = take_place(row_label, when=halfway) + name_column(row_label)
                 # it stands up about its last cube (nearest the bench), swinging up over A, not across A's
                 # rows (a strip lying diagonally over the block read as a glitch: 05_0070, 12_0070)
@@ -741,6 +765,7 @@ class MatmulMotion:
                 # into their sum), as the next column comes out of B beside it
                 piece.recolor(row_values, left.value_range)
                 label = products_label(piece, row_title(0), row_values, value_range=left.value_range, row=True)
+                label = pair_label(piece, label, piece, there, j)
                 if arrangement.slot == IN_PLACE and shown["b"] != "plain":  # beyond B's name, in its place
                     scene.remove(right_label)
                     right.label, shown["b"] = plain, "plain"
@@ -813,8 +838,9 @@ class MatmulMotion:
         first = n if self.cells is None else min(self.cells, n)
         # what is about to happen, not the products' name before there are products
         on = right_name if vector else f"column 0 of {right_name}"
-        cell(0, 4.0 / speed, explain=True, told=f"row 0 of {left_name} stands beside {on}: {k} pairs, multiplied pair "
-                                                  f"by pair")
+        if first:
+            cell(0, 4.0 / speed, explain=True, told=f"row 0 of {left_name} stands beside {on}: {k} pairs, multiplied "
+                                                      f"pair by pair")
         if first > 1:
             say(f"row 0 against every column of {right_name}, one cell at a time")
         for j in range(1, first):
@@ -825,7 +851,10 @@ class MatmulMotion:
                 scene.remove(shown["label"])
             shown["products"] = shown["label"] = None
         if first < n:  # the rest of row 0 as every later row: against all of B at once, never popping in
-            row(0, 2.6 / speed, told=f"the rest of row 0: row 0 against all {n} columns of {right_name} at once")
+            row(0, (2.6 if first else 4.0) / speed, told=(
+                f"the rest of row 0: row 0 against all {n} columns of {right_name} at once" if first else
+                f"row 0 of {left_name} against all {n} columns of {right_name} at once: {k} products down each "
+                f"column, summed into cell (0, j)"))
         if not self.later:  # rows 1 … stay empty slots: the caller forms them
             scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
                        right.animate.clear_highlight(), run_time=0.4)
