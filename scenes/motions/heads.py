@@ -9,7 +9,7 @@ import numpy as np
 from manim import DOWN, PI, RIGHT, UP, Mobject, VGroup, smooth
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, at_once, swap, vanish
+from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
 from ..components.labels import TEXT_SIZE, note_text
 from ..components.projection import FRONT
 from ..layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
@@ -185,10 +185,9 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             targets.append(there)
     if before is not None and not any(before is m for m in scene.mobjects):
         scene.add(before)  # named from the move's first frame (it takes the place of what leaves)
-    kept = [piece.cube_opacity.copy() for piece in others] if slots_wait else []
-    for piece, there in zip(others if slots_wait else [], targets[1:]):
-        piece.set_cell_opacity(0.0)
-        there.set_cell_opacity(0.0)
+    waiting = list(others) if slots_wait else []
+    for piece, there in zip(waiting, targets[1:]):  # in their places from the move's first frame
+        piece.become(there)
     gone = [vanish(m, rate_func=at_once) for m in leaving]
     riding = []
     # the whole block's name rides under head 0, never left over the heads moving past it; with the slots
@@ -206,32 +205,34 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             riding += swap(before, focus.label, rate_func=at_once)
     # the heads part together (one after another, the block stood whole where it was formed for half
     # the move: a still of one block at the frame's edge, 14_0672)
+    # waiting slots come in their places, tagged and named, half-way through head 0's move, once it has
+    # left the edge where it was formed (come after it, they left a frame of one block alone at the edge:
+    # 15_0294, 15_0141; from the first frame, head 0 and its name crossed them)
+    tags = head_tags(layout, thumbs, first=1, roles=roles, direction=RIGHT if roles else UP,
+                     buff=TAG_BUFF if roles else 0.08) if others else VGroup()
+    if others:
+        others_label = _others_label(layout, others, name, slots=thumbs)
+    standing = [*waiting, tags, others_label] if waiting else []
+    scene.remove(*waiting)
     scene.play(*gone, viewpoint.turn(*FRONT), *[s.animate(rate_func=rate_func).become(t)
-                                                for s, t in zip(slices, targets)], *riding, run_time=run_time)
+                                                for s, t in zip(slices, targets) if s not in waiting],
+               *[appear(m, rate_func=halfway) for m in standing], *riding, run_time=run_time)
+    for piece in others:  # their name again (a move's ``become`` takes its target's)
+        piece.label = others_label
     shown = [layout.place(focus)]
     on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
     for piece in others:  # too small for words: head 0 beside them is the one to read
         piece.is_map = focus.is_map
         piece.thumbnail = True
-    tags = head_tags(layout, thumbs, first=1, roles=roles, direction=RIGHT if roles else UP,
-                     buff=TAG_BUFF if roles else 0.08) if others else VGroup()
-    if others:
-        others_label = _others_label(layout, others, name, slots=thumbs)
+    if others and not waiting:
         shown.append(others_label)
     for piece in slices:
         piece.part_of = None
-    # waiting slots come at once with their name (half-way through the play that swaps the names in)
-    come = [InPlace(piece, lambda m, alpha, k=k: setattr(m, "cube_opacity", k.copy() if alpha >= 0.5 else 0.0 * k))
-            for piece, k in zip(others, kept)]
-    if alone:  # head 0 named all the way: the others' name comes with them
-        scene.play(*swap(None, VGroup(*shown[1:])), *come, run_time=0.3)
-        come = []
-    elif before is not None:
-        scene.play(*swap(before, VGroup(*shown)), *come, run_time=0.3)
-        come = []
+    if before is not None and not alone:
+        scene.play(*swap(before, VGroup(*shown)), run_time=0.3)
     # the words and tags at once (fading in, they were caught half-faded: 18_0051)
     scene.play(*[appear(m, rate_func=at_once) for m in ([] if before is not None else shown) + on_focus],
-               appear(tags, rate_func=at_once), *come, run_time=0.5)
+               *([] if waiting else [appear(tags, rate_func=at_once)]), run_time=0.5)
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
 
 
@@ -259,7 +260,7 @@ def _others_label(layout, others, name: str, slots=None) -> Mobject:
     """``name[1:]`` under the small heads (under their ``slots``: the room a
     turn of theirs takes), kept inside the stage area; their label."""
     label = note_text(f"{name}[1:]", layout.theme, font_size=TEXT_SIZE)
-    layout.beside(slots or others, label, DOWN, buff=0.2)
+    layout.beside(slots or others, label, DOWN, buff=0.2, view=FRONT)  # where they stand, whatever the camera now
     area = layout.area()
     label.shift([min(0.0, area.right - label.get_right()[0]) + max(0.0, area.left - label.get_left()[0]), 0, 0])
     layout.fixed(label)
