@@ -10,15 +10,15 @@ nothing is dimmed or seen through.
 """
 
 import numpy as np
-from manim import DOWN, UP, LaggedStart
+from manim import DOWN, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.fades import appear, at_once, swap, vanish
-from scenes.components.labels import NAME_SIZE, note_text, shape_text
+from scenes.components.guides import GUIDE_SIZE, axis_guides
+from scenes.components.labels import NAME_SIZE, TEXT_SIZE, note_text, shape_text
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, head_columns
 from scenes.motions.heads import TAG_GAP, THUMB_GAP, head_tags, tag_width
-from scenes.motions.matmul import SLOT_OPACITY
 
 __all__ = ["MultiheadProjections"]
 
@@ -49,6 +49,19 @@ class MultiheadProjections(StageScene):
         first = " and draws one U_query first" if name.endswith("query") and single == "key" else ""
         return (f"{name}[0] is stage 6's U_{single}, number for number: the blog re-seeds torch.rand before "
                 f"these{first}")
+
+    def depth_guide(self, block, heads):
+        """An arrow along the block's depth, from head 0's slice to the last
+        head's, "head axis: h" at its end (the stack's depth read as nothing
+        one could count: 13_0313); pinned, not shown. None for one head."""
+        if heads < 2:
+            return None
+        arrows, words = axis_guides(block, ("bottom", "right"), self.theme,
+                                    dims=(f"head axis: {heads}", None, None))
+        for word in words:  # at the size text is read at (the guides' own size is for a panel's axes)
+            word.scale(TEXT_SIZE / GUIDE_SIZE, about_point=word.get_left())
+        self.layout.upright(*words)
+        return VGroup(arrows, words)
 
     def storyboard(self):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
@@ -86,8 +99,8 @@ class MultiheadProjections(StageScene):
         self.step("heads")
         # the query matrices of every head side by side, each tagged (a reader could not count nine slices
         # packed into one small block): head 0's goes to its place among them, the key's and value's go
-        self.say(f"every head has its own query matrix: {heads} slots, head 0 to head {heads - 1}, filled one "
-                 f"after another" if heads > 1 else "one head: one query matrix")
+        self.say(f"every head has its own query matrix: one torch.rand call draws all {heads}, head 0 to "
+                 f"head {heads - 1}" if heads > 1 else "one head: one query matrix")
         first, block = firsts[0], blocks[0]
         cards = [block.like(tensors[0][h], block.value_range, dims=first.dims) for h in range(heads)]
         room = Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3)  # their tags above, their name below
@@ -108,24 +121,19 @@ class MultiheadProjections(StageScene):
         self.layout.fixed(named)
         for card in cards:
             card.label = named
-        # every head's place shown at once, empty and tagged (a frame of two cards far apart read as
-        # nearly empty: 13_0065), filled as each head's matrix comes
-        slots = [card.copy().set_cell_opacity(SLOT_OPACITY).empty() for card in cards[1:]]
         first.label.row, first.label.hang = None, 0  # it leaves the row: under its block all the way
         self.play(first.animate.become(cards[0]), self.layout.follow(first, first, track=True),
                   *[vanish(f, rate_func=at_once) for f in firsts[1:]],
                   *[vanish(f.label, rate_func=at_once) for f in firsts[1:]], run_time=1.0)
         self.remove(first)
         self.add(cards[0])
-        # once head 0's is in its place, the slots and their tags come, the names swapped at once in the
-        # same frame: head 0's own name never stands over the tags (13_0084)
+        # once head 0's is in its place, every other head's comes in its own, tagged, the names swapped at
+        # once in the same frame (head 0's own name never stands over the tags: 13_0084): torch.rand draws
+        # them in one call (slots turning from grey to colors one by one read as nothing happening: 13_0094)
         self.play(vanish(first.label, rate_func=at_once), appear(named, rate_func=at_once),
-                  *[appear(slot, rate_func=at_once) for slot in slots], appear(tags, rate_func=at_once),
+                  *[appear(card, rate_func=at_once) for card in cards[1:]], appear(tags, rate_func=at_once),
                   run_time=0.3)
-        for h in range(1, heads):  # counted: one head's matrix after another, into its slot
-            self.play(appear(cards[h]), vanish(slots[h - 1], rate_func=at_once),
-                      run_time=max(0.4, 0.8 * 0.88 ** h))
-        self.wait(0.8)
+        self.wait(1.2)
 
         self.step("stack")
         self.say(f"stacked along a new first axis, head 0 in front: one 3D tensor, {shape_text(tensors[0].shape)}")
@@ -138,17 +146,22 @@ class MultiheadProjections(StageScene):
         slices = block.split(axis=0)
         for card in cards:
             card.part_of = block
-        # one card after another, head 0 first, so that a moment of it shows some in the block and
-        # some still in their places (a reader did not catch the stacking in a still: 13, 2/5)
-        self.play(LaggedStart(*[c.animate.become(t) for c, t in zip(cards, slices)], lag_ratio=0.25),
+        # one card after another, head 0 first, as the camera turns to see the depth, slowly enough that a
+        # moment of it shows some in the block and some still in their places (in 3.2 s no still caught the
+        # stacking: 13_0235; tags and cards standing still while the camera turned tilted into a tangle)
+        self.play(LaggedStart(*[c.animate.become(t) for c, t in zip(cards, slices)], lag_ratio=0.3),
                   self.viewpoint.turn(*self.view), vanish(tags, rate_func=at_once),
-                  *swap(named, self.layout.place(block, view=self.view)), run_time=3.2)
+                  *swap(named, self.layout.place(block, view=self.view)), run_time=min(6.0, 1.5 + 0.45 * heads))
         self.remove(*cards)
         self.add(block)
+        depth = self.depth_guide(block, heads)
+        if depth is not None:
+            self.play(appear(depth, rate_func=at_once), run_time=0.3)
         self.wait(0.8)
         self.say(f"the same for keys and values: one matrix per head in each, {heads} slices deep")
         self.code_at(1, 2)
-        self.play(block.animate.become(home), self.layout.follow(block, home, view=self.view), run_time=0.8)
+        self.play(block.animate.become(home), self.layout.follow(block, home, view=self.view),
+                  *([vanish(depth, rate_func=at_once)] if depth is not None else []), run_time=0.8)
         self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], run_time=0.8)
         self.wait(0.6)
         q, k, v = (t.shape for t in tensors)
