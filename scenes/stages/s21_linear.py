@@ -1,5 +1,7 @@
 """Stage 21: Linear(162, 18): cut per head, one matmul per head, the parts summed, then the bias on every row."""
 
+import re
+
 import numpy as np
 from manim import DOWN, RIGHT, UP, LaggedStart, Rectangle, VGroup
 
@@ -166,7 +168,8 @@ class LinearProjection(StageScene):
                  f"the {heads} parts added up")
         sums = np.cumsum(partials, axis=0)
         for h in range(heads):
-            run = 1.2 if h < 2 else max(0.4, 1.0 * 0.85 ** h)
+            # time to read each sum's caption (at 0.4 s a part, the captions changed too fast to read)
+            run = 1.2 if h < 2 else max(0.8, 1.2 * 0.93 ** h)
             name = "part[0]" if h == 0 else ("part[0] + part[1]" if h == 1 else f"part[0] + … + part[{h}]")
             old = total.label if h else None
             value_range = (float(sums[h].min()), float(sums[h].max()))
@@ -199,8 +202,11 @@ class LinearProjection(StageScene):
         # the same numbers (the sum of the parts, rounded in another order): the block shows the trace's own
         self.play(*([vanish(label, rate_func=at_once)] if heads == 1 else []), *swap(old, total.label),
                   total.animate.recolor(before, total.value_range), run_time=0.4)
-        self.say(f"= multihead_flattened @ W.T: {shape_text(before.shape)}, "
-                 f"cell [0, 0] = {shown_value(before[0, 0])}")
+        # cell [0, 0] written as the last sum wrote it (0.700, not 0.7 after a counter to the thousandth)
+        written = (re.split(" [=≈] ", shown_sum([sums[-2, 0, 0], partials[-1, 0, 0]], sums[-1, 0, 0]))[-1]
+                   if heads > 1 else shown_value(before[0, 0]))
+        self.say(f"the parts' sum is multihead_flattened @ W.T: {shape_text(before.shape)}, "
+                 f"cell [0, 0] = {written}")
         self.total = total
         self.wait(0.8)
 

@@ -85,7 +85,7 @@ class MultiheadProjectionStage(StageScene):
         # the heads go side by side from where they were formed: the step begins once they stand there
         shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                             rows_are_tokens=False, columns_are_tokens=True, room_for=room_for, leaving=leaving,
-                            run_time=1.4, rate_func=rush_from,  # the block alone at the edge: 15_0294
+                            run_time=1.0, rate_func=rush_from,  # the block alone at the edge: 15_0294, 15_0141
                             slots_wait=heads > 1)
         self.step("heads")
         if shown.others:
