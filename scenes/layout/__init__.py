@@ -259,9 +259,10 @@ class Layout:
         return mob
 
     def settled(self, grid: CubeGrid, margins: Margins | None = None, view=FRONT, max_pitch: float = MAX_PITCH,
-                room_for=None) -> CubeGrid:
-        """Where ``grid`` goes in a closing shot (a fitted copy), see :func:`.fit.settled`."""
-        return fit.settled(self.camera, grid, self.area(), margins, view, max_pitch, room_for)
+                room_for=None, area: StageArea | None = None) -> CubeGrid:
+        """Where ``grid`` goes in a closing shot (a fitted copy; in ``area``, a
+        part of the stage area, else all of it), see :func:`.fit.settled`."""
+        return fit.settled(self.camera, grid, area or self.area(), margins, view, max_pitch, room_for)
 
     def grid_of_blocks(self, blocks, columns: int, gap=HEAD_GAP, view=FRONT, margins=None,
                        max_pitch: float = MAX_PITCH, area: StageArea | None = None, least: float = 0.0,

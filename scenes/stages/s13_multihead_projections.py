@@ -10,7 +10,7 @@ nothing is dimmed or seen through.
 """
 
 import numpy as np
-from manim import DOWN, UP, LaggedStart, VGroup
+from manim import DOWN, LEFT, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.fades import appear, at_once, swap, vanish
@@ -21,6 +21,9 @@ from scenes.layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, head_column
 from scenes.motions.heads import TAG_GAP, THUMB_GAP, head_tags, tag_width
 
 __all__ = ["MultiheadProjections"]
+
+
+CARDS_SHARE = 0.6  # of the stage area's width, left: every head's matrix; right: the block they stack into
 
 
 class MultiheadProjections(StageScene):
@@ -105,12 +108,15 @@ class MultiheadProjections(StageScene):
         cards = [block.like(tensors[0][h], block.value_range, dims=first.dims) for h in range(heads)]
         room = Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3)  # their tags above, their name below
         least = tag_width(self.layout, heads - 1) + TAG_GAP  # the tags side by side never meet
-        columns = head_columns(heads, cards[0].grid_shape[2], cards[0].grid_shape[1], self.layout.area().inset(room),
-                               least=least)
-        self.layout.grid_of_blocks(cards, columns, gap=THUMB_GAP, margins=room, least=least)
-        left, bottom, right, top = self.layout.screen_box(cards, FRONT)  # centred in the stage area, with
-        area = self.layout.area()  # their tags above and their name below
-        middle = area.center[1] + (LABEL_ROOM - TAG_ROOM) / 2
+        # the cards on the left, the block they stack into on the right: they fly across, never under it
+        # (stacked over them in the middle, the block covered the cards still waiting: 13_0149)
+        whole = self.layout.area()
+        area, stack_area = (whole.part(0.0, CARDS_SHARE), whole.part(CARDS_SHARE + 0.04, 1.0)) if heads > 1 else (
+            whole, whole)
+        columns = head_columns(heads, cards[0].grid_shape[2], cards[0].grid_shape[1], area.inset(room), least=least)
+        self.layout.grid_of_blocks(cards, columns, gap=THUMB_GAP, margins=room, least=least, area=area)
+        left, bottom, right, top = self.layout.screen_box(cards, FRONT)  # centred in their part, with
+        middle = area.center[1] + (LABEL_ROOM - TAG_ROOM) / 2  # their tags above and their name below
         for card in cards:
             card.shift([area.center[0] - (left + right) / 2, middle - (bottom + top) / 2, 0.0])
         tags = head_tags(self.layout, cards, direction=UP, buff=0.08)
@@ -141,15 +147,20 @@ class MultiheadProjections(StageScene):
         # at the left, half the frame empty, the slices hard to tell: 13_0212); it goes there as the key's
         # and value's blocks come
         home = block.copy()
-        block.become(self.layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1),
-                                         view=self.view))
+        # room on its right for the depth arrow's words, its name (wider than the block) kept in the stage area
+        guide = note_text(f"head axis: {heads}", self.theme, font_size=TEXT_SIZE).width + 0.4 if heads > 1 else 0.0
+        target = self.layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1, right=guide),
+                                     view=self.view, area=stack_area)
+        left_edge = self.layout.screen_box([target], self.view)[0]
+        target.shift(LEFT * max(0.0, left_edge + block.label.width - whole.right))
+        block.become(target)
         slices = block.split(axis=0)
         for card in cards:
             card.part_of = block
         # one card after another, head 0 first, as the camera turns to see the depth, slowly enough that a
         # moment of it shows some in the block and some still in their places (in 3.2 s no still caught the
         # stacking: 13_0235; tags and cards standing still while the camera turned tilted into a tangle)
-        self.play(LaggedStart(*[c.animate.become(t) for c, t in zip(cards, slices)], lag_ratio=0.3),
+        self.play(LaggedStart(*[c.animate.become(t) for c, t in zip(cards, slices)], lag_ratio=0.6),
                   self.viewpoint.turn(*self.view), vanish(tags, rate_func=at_once),
                   *swap(named, self.layout.place(block, view=self.view)), run_time=min(6.0, 1.5 + 0.45 * heads))
         self.remove(*cards)
