@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
-           "fingerprint", "row_numbers", "shown_sum", "shown_divisor"]
+           "fingerprint", "row_numbers", "shown_sum", "shown_divisor", "shown_total"]
 
 
 
@@ -96,6 +96,29 @@ def shown_divisor(value: float) -> str:
     """
     value = float(value)
     return f"{value:.0f}" if 1e3 <= abs(value) < 1e5 else shown_value(value)
+
+
+def shown_total(values) -> str:
+    """The sum of a row of ``values`` (exponentials) as the row is divided
+    by it: :func:`shown_divisor`, with one or two decimals more from 1000 up
+    where a value written to the units, divided by the sum written to the
+    units, gives another weight (three significant digits) than the true
+    one (3767 ÷ 3773 = 0.998 beside a weight of 0.999, two readers: the
+    sum is 3772.6).
+
+    >>> shown_total(np.array([3767.21, 3.26, 1.92, 0.2])), shown_total(np.array([17329.4, 127.0]))
+    ('3772.6', '17456')
+    """
+    values = np.asarray(values, float)
+    total = float(values.sum())
+    if not 1e3 <= abs(total) < 1e5:
+        return shown_divisor(total)
+    large = [float(f"{v:.0f}") for v in values if abs(v) >= 1e3]  # as the legend's end and a caption write them
+    for decimals in (0, 1, 2):
+        written = round(total, decimals)
+        if all(f"{v / written:.3g}" == f"{v / total:.3g}" for v in large):
+            break
+    return f"{total:.{decimals}f}"
 
 
 def shown_sum(terms, total: float) -> str:
@@ -242,5 +265,5 @@ def row_numbers(what: str, values: np.ndarray, total: str | None = None, shown: 
     values = np.asarray(values, float)
     parts = ", ".join(shown_divisor(v) for v in values[:shown])  # 17329, as the legend's end, not 17300
     more = ", …" if len(values) > shown else ""
-    tail = f" {total} = {shown_divisor(values.sum())}" if total else ""  # as the "÷" beside the row writes it
+    tail = f" {total} = {shown_total(values)}" if total else ""  # as the "÷" beside the row writes it
     return f"{what}: {parts}{more}{tail}"

@@ -21,7 +21,7 @@ from ..components.colorbar import MASKED_SIGN
 from ..components.cubegrid import CubeGrid
 from ..components.fades import appear, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE
-from ..components.numbers import row_numbers, shown_divisor
+from ..components.numbers import row_numbers, shown_total
 from ..layout import LABEL_BUFF, Margins, ghost
 from .matmul import SLOT_OPACITY
 
@@ -227,7 +227,7 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     finite = row_scores[np.isfinite(row_scores)]
     overflow = finite.max() > 700  # exp of the true score would not fit a float: shown ÷ its row max
     exp = np.where(np.isfinite(row_scores), np.exp(row_scores - (finite.max() if overflow else 0.0)), 0.0)
-    total = shown_divisor(exp.sum())
+    total = shown_total(exp)  # 3772.6 where 3767 ÷ 3773 would not give the weight written
     word = bench.words[row] if bench.words else ""
     exp_text, exp_note = exp_name(bench.scores_name, row, scale_note, overflow, word), f"Σ = {total}"
 
