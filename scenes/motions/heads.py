@@ -114,7 +114,7 @@ def _axes_words(layout, grid, words, rows: bool, columns: bool) -> list:
 
 def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: float = 2.0, area=None,
                 rows_are_tokens: bool = True, columns_are_tokens: bool = True, room_for=None,
-                roles=None, leaving=(), rate_func=smooth, slots_wait: bool = False) -> FocusHeads:
+                roles=None, leaving=(), rate_func=smooth, slots_wait: bool = False, told=()) -> FocusHeads:
     """Split a (h, r, c) block into its heads: head 0 goes left, large,
     with the tokens' words on its rows and/or columns (where they are
     tokens) and the label ``name[0]``; heads 1..h-1 go right, small, in a
@@ -127,8 +127,11 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     ``rate_func``: the heads' move's (``rush_from``: they leave where they
     were formed at once, a block alone there being nothing to read);
     ``slots_wait``: heads 1 … (empty slots, still to form) are not seen
-    moving but come at once in their places with their tags (nine grey
-    slots flying through each other read as a smear: 15_0294)."""
+    moving but come in their places with their tags half-way through head
+    0's move (nine grey slots flying through each other read as a smear:
+    15_0294); ``told``: a caption's animations, joining the move (said
+    before it, the caption held the block still where it was formed:
+    15_0139)."""
     heads = block.grid_shape[0]
     slices = block.split(axis=0)
     before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
@@ -183,7 +186,8 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             there = s.copy().scale(t.pitch / s.pitch)
             there.align_cell((0, 0, 0), t.cell_center(0, 0))
             targets.append(there)
-    if before is not None and not any(before is m for m in scene.mobjects):
+    alone = slots_wait and before is not None
+    if before is not None and not alone and not any(before is m for m in scene.mobjects):
         scene.add(before)  # named from the move's first frame (it takes the place of what leaves)
     waiting = list(others) if slots_wait else []
     for piece, there in zip(waiting, targets[1:]):  # in their places from the move's first frame
@@ -193,7 +197,6 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     # the whole block's name rides under head 0, never left over the heads moving past it; with the slots
     # waiting, head 0 moves alone: its own name rides with it from the first frame (the whole tensor's
     # name over one slice would name what is not shown)
-    alone = slots_wait and before is not None
     if before is not None:
 
         def ride(label, alpha):
@@ -201,8 +204,9 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             layout.inside(label)
 
         riding.append(InPlace(focus.label if alone else before, ride))
-        if alone:
-            riding += swap(before, focus.label, rate_func=at_once)
+        if alone:  # the whole tensor's name never shown over head 0 alone (15_0139, at the move's first frame)
+            riding += swap(before if any(before is m for m in scene.mobjects) else None, focus.label,
+                           rate_func=at_once)
     # the heads part together (one after another, the block stood whole where it was formed for half
     # the move: a still of one block at the frame's edge, 14_0672)
     # waiting slots come in their places, tagged and named, half-way through head 0's move, once it has
@@ -216,7 +220,7 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     scene.remove(*waiting)
     scene.play(*gone, viewpoint.turn(*FRONT), *[s.animate(rate_func=rate_func).become(t)
                                                 for s, t in zip(slices, targets) if s not in waiting],
-               *[appear(m, rate_func=halfway) for m in standing], *riding, run_time=run_time)
+               *[appear(m, rate_func=halfway) for m in standing], *riding, *told, run_time=run_time)
     for piece in others:  # their name again (a move's ``become`` takes its target's)
         piece.label = others_label
     shown = [layout.place(focus)]

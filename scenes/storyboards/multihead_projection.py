@@ -79,14 +79,15 @@ class MultiheadProjectionStage(StageScene):
         one by one first took half the clip, and no still caught the heads
         forming: 14_0546)."""
         heads, rows, cols = result.grid_shape
-        self.say(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} slice "
-                 f"per head, a token in each column" + (f"; head 0's row 0 is formed, the rest next"
-                                                        if heads > 1 else ""))
-        # the heads go side by side from where they were formed: the step begins once they stand there
+        told = self.saying(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} "
+                           f"slice per head, a token in each column" + (f"; head 0's row 0 is formed, the rest next"
+                                                                        if heads > 1 else ""))
+        # the heads go side by side from where they were formed, the caption with them (said first, it held the
+        # block still there: 15_0139); the step begins once they stand there
         shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                             rows_are_tokens=False, columns_are_tokens=True, room_for=room_for, leaving=leaving,
                             run_time=1.0, rate_func=rush_from,  # the block alone at the edge: 15_0294, 15_0141
-                            slots_wait=heads > 1)
+                            slots_wait=heads > 1, told=told)
         self.step("heads")
         if shown.others:
             # the phase a multi-head stage is about: time to be seen (0.35 s a row, at most 7.5 s)
