@@ -338,7 +338,7 @@ def test_the_other_heads_form_together_row_after_row(tmp_path):
             shown = focus_heads(self, self.layout, self.viewpoint, done.block, "C", ["one", "two"],
                                 rows_are_tokens=False, columns_are_tokens=True, leaving=done.leaving)
             seen["heads"], seen["filling"] = [shown.focus, *shown.others], True
-            fill_heads(self, self.layout, shown, run_time=2.0, with_focus=True)
+            fill_heads(self, self.layout, shown, run_time=2.0)
             seen["filling"] = False
 
     render_still(sampled(Motion, 0.1, formed_rows), tmp_path, size=SIZE)

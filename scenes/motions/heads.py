@@ -16,7 +16,7 @@ from ..layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, ghost, head_colu
 from ..layout.fit import head_grid
 from .turns import diagonal, turn
 
-__all__ = ["FocusHeads", "head_tags", "focus_heads", "fill_heads", "turn_heads", "FOCUS_SHARE", "role_lines",
+__all__ = ["FocusHeads", "head_tags", "focus_heads", "fill_heads", "form_rows_together", "turn_heads", "FOCUS_SHARE", "role_lines",
            "tag_width"]
 
 
@@ -240,21 +240,25 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
 
 
-def fill_heads(scene, layout, shown: FocusHeads, run_time: float, told=(), with_focus: bool = False) -> None:
-    """Heads 1 … (empty slots, beside head 0 formed) fill all at once, row
-    after row: row r of every head at the same time, a frame on row r of
-    each, head 0's too (the row they are all forming). A batched operation
-    seen as one: not a head's turn after another's. ``told``: a caption's
-    animations, joining the frames' coming; ``with_focus``: head 0's rows
-    still empty fill with them."""
+def form_rows_together(scene, layout, grids, run_time: float, told=()) -> None:
+    """The empty rows of ``grids`` (2D, as many rows each) formed all at
+    once, row after row: row r of every grid at the same time, a frame on
+    row r of each (a row already formed is left as it is). A batched
+    operation seen as one: not a head's turn after another's. ``told``: a
+    caption's animations, joining the frames' coming."""
     from .matmul import fill_rows, row_sweep  # the matmul's row frames and fill (it needs no heads)
 
-    marks, sweep = row_sweep(layout, shown.focus, *shown.others)
+    marks, sweep = row_sweep(layout, *grids)
     # the frames come on row 0 with the caption (joined to the fill, it came half-way through it)
     scene.play(appear(marks, rate_func=at_once), *told, run_time=0.3)
-    forming = ([shown.focus] if with_focus else []) + list(shown.others)
-    scene.play(*[fill_rows(piece) for piece in forming], sweep, run_time=run_time)
+    scene.play(*[fill_rows(grid) for grid in grids], sweep, run_time=run_time)
     scene.remove(marks)
+
+
+def fill_heads(scene, layout, shown: FocusHeads, run_time: float, told=()) -> None:
+    """Every head's empty rows (head 0's beside it too), as
+    :func:`form_rows_together` forms them."""
+    form_rows_together(scene, layout, [shown.focus, *shown.others], run_time, told)
 
 
 MIN_THUMB = 0.4  # a small head's shorter side at least this (frame units, 24 px at 480p): else tags over heads

@@ -554,8 +554,13 @@ class MatmulMotion:
             # over B (the room kept for it), or over B, B's label gone
             on_bench_at(label, (at or piece) if on_bench else right, (-1 if row else 1) if on_bench else 0,
                         whole_b=True if on_bench else None)
+            return kept_in(label, clear_of_a=on_bench)
+
+        def kept_in(label, clear_of_a: bool):
+            """``label`` kept inside the stage area (``clear_of_a``: and clear of
+            A's label where they are on one side, reaching into the gap), upright."""
             area = layout.area()
-            if on_bench and np.allclose(left.label.side, side):  # clear of A's label, reaching into the gap
+            if clear_of_a and np.allclose(left.label.side, arrangement.products_side):
                 area = replace(area, left=max(area.left, layout.right_edge(left.label) + LABEL_GAP))
             layout.inside(label, area)
             layout.upright(label)
@@ -592,12 +597,7 @@ class MatmulMotion:
             label = _name_alone(layout.name(piece, name, arrangement.products_side, shape=(),
                                             values=left.values[0, 0]))
             on_bench_at(label, [row_at, there], 1)
-            area = layout.area()
-            if np.allclose(left.label.side, arrangement.products_side):  # clear of A's label, as the row's
-                area = replace(area, left=max(area.left, layout.right_edge(left.label) + LABEL_GAP))
-            layout.inside(label, area)
-            layout.upright(label)
-            return label
+            return kept_in(label, clear_of_a=True)  # as the row's
 
         def clear_products():
             """The last products leave at once (never caught half-faded), with
@@ -944,8 +944,8 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     ``leaving``); ``together``: of more than one head, only head 0's row 0
     is formed here (the worked example); head 0's later rows and heads 1 …
     are left empty slots in the returned block, for the caller to form all
-    at once, row after row (:func:`~scenes.motions.heads.fill_heads` with
-    its focus; not stacked). Returns the 3D
+    at once, row after row (:func:`~scenes.motions.heads.fill_heads`; not
+    stacked). Returns the 3D
     result block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3

@@ -74,7 +74,7 @@ class MultiheadSoftmax(StageScene):
             f"the rest all at once, row after row: head 0's other rows and every row of heads 1 to {heads - 1}, "
             f"each exp, then ÷ its sum") if heads > 1 else ())
         if heads > 1:  # every other row of every head formed together (head after head, "they just appear")
-            fill_heads(self, self.layout, shown, run_time=4.5, with_focus=True)
+            fill_heads(self, self.layout, shown, run_time=4.5)
 
         self.step("every head")
         sums = weights.sum(axis=-1)

@@ -14,8 +14,8 @@ from scenes.components.numbers import shown_sum, shown_value, tick_values
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_ROOM, TAG_ROOM, Margins, Together, head_columns
 from scenes.motions.bias import add_bias_rows
-from scenes.motions.matmul import batched_matmul, fill_rows, row_sweep
-from scenes.motions.heads import TAG_GAP
+from scenes.motions.matmul import batched_matmul
+from scenes.motions.heads import TAG_GAP, form_rows_together
 
 __all__ = ["LinearProjection"]
 
@@ -156,12 +156,9 @@ class LinearProjection(StageScene):
         self.play(*[appear(m, **when) for m in (tags, label, *waiting)], run_time=0.4)
         self.step("parts")
         if forming:
-            marks, sweep = row_sweep(self.layout, *slices)
-            self.play(appear(marks, rate_func=at_once), *self.saying(
+            form_rows_together(self, self.layout, slices, min(6.0, 1.5 + 0.4 * tokens), told=self.saying(
                 f"the batched matmul: row i of all {heads} parts forms at once, part[h]'s from its own slices of "
-                f"multihead_flattened and W.T, row after row"), run_time=0.3)
-            self.play(*[fill_rows(piece) for piece in slices], sweep, run_time=min(6.0, 1.5 + 0.4 * tokens))
-            self.remove(marks)
+                f"multihead_flattened and W.T, row after row"))
             self.wait(0.4)
         self.step("sum")
         self.say(f"multihead_flattened @ W.T = part[0] + part[1] + … + part[{heads - 1}]: "

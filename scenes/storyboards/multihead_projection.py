@@ -91,7 +91,7 @@ class MultiheadProjectionStage(StageScene):
         self.step("heads")
         if shown.others:
             # the phase a multi-head stage is about: time to be seen (0.35 s a row, at most 7.5 s)
-            fill_heads(self, self.layout, shown, run_time=min(7.5, 1.5 + 0.35 * rows), with_focus=True,
+            fill_heads(self, self.layout, shown, run_time=min(7.5, 1.5 + 0.35 * rows),
                        told=self.saying(f"the batched matmul: row i of all {heads} heads forms at once, each "
                                         f"head's from its own {self.weight_name}[h] · Xᵀ, row after row"))
         return shown
