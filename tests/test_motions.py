@@ -9,7 +9,7 @@ products wore the result's scale, or whose rows filled in together fails here.
 
 import numpy as np
 import pytest
-from manim import DOWN, PI, UP, Text, Wait
+from manim import DOWN, PI, UP, Rectangle, Text, Wait
 
 from golden import render_still
 from scenes.base import StageScene
@@ -17,7 +17,7 @@ from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appearing
 from scenes.engine.manim_hooks import sampled, screen_points
 from scenes.motions.broadcast import broadcast_copies
-from scenes.motions.heads import fill_heads, focus_heads
+from scenes.motions.heads import fill_heads, focus_heads, form_pairs, pair_heads
 from scenes.motions.matmul import batched_matmul, matmul
 from scenes.motions.turns import transpose_turn, turn
 from scenes.motions.vectors import beside_matrix, matrix_vector
@@ -349,6 +349,66 @@ def test_the_other_heads_form_together_row_after_row(tmp_path):
     assert all(len(set(c[1:])) == 1 and c[0] == max(1, c[1]) for c in seen["formed"]), seen["formed"]
     assert counts == sorted(counts) and set(range(1, rows)) <= set(counts)  # row after row, each one seen
     for piece, values in zip(seen["heads"], result_values):
+        assert not piece.cube_empty.any()
+        assert np.allclose(piece.values.reshape(values.shape), values)
+
+
+def test_the_batch_is_seen_with_every_heads_operand_beside_its_result(tmp_path):
+    """A batched matmul against one broadcast operand, formed ``together``:
+    every head's left operand stands beside its own result (on the same
+    rows, left of it), the shared operand on screen with them, while row r
+    of every head forms at once, row after row, a frame on row r of each
+    head's operand and of its result (the rows filling in small heads with
+    no operand in sight read as results appearing: 14_0328); the results
+    end as their own products (hand-written: ``@`` per head)."""
+    heads, rows = 3, 4
+    rng = np.random.default_rng(7)
+    left_values = rng.normal(size=(heads, rows, 3))
+    right_values = np.repeat(rng.normal(size=(1, 3, 2)), heads, axis=0)  # one matrix, broadcast
+    result_values = np.stack([left_values[h] @ right_values[h] for h in range(heads)])
+    seen = {"formed": [], "frames": [], "filling": False}
+
+    def during(scene):
+        if not seen["filling"]:
+            return
+        pairs = seen["pairs"]
+        seen["formed"].append(tuple(int((~p.cube_empty.reshape(p.grid_shape)[0]).all(axis=1).sum())
+                                    for p in pairs.results))
+        on = [m for top in scene.mobjects for m in top.get_family()]
+        seen["frames"].append(sum(isinstance(m, Rectangle) for m in on))
+        for grid, result in zip(pairs.weights, pairs.results):
+            assert any(grid is m for m in on) and grid.cube_opacity.min() == 1.0
+            left, bottom, right, top = scene.layout.screen_box([grid])
+            r_left, r_bottom, _, r_top = scene.layout.screen_box([result])
+            assert right < r_left and np.isclose(top, r_top, atol=0.05) and np.isclose(bottom, r_bottom, atol=0.05)
+        assert any(pairs.operand is m for m in on)
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            left, right = operands(self, left_values, right_values)
+            done = batched_matmul(self, self.layout, self.viewpoint, left, right, result_values,
+                                  matmul_products(left_values[0], right_values[0]), names=("A", "B", "C"),
+                                  together=True, stack=False)
+            pairs = pair_heads(self, self.layout, self.viewpoint, done.block, (left.values, left.value_range),
+                               done.operands[1], ("A", "C"), leaving=done.leaving)
+            seen["pairs"], seen["filling"] = pairs, True
+            form_pairs(self, self.layout, pairs, run_time=2.0)
+            seen["filling"] = False
+
+    render_still(sampled(Motion, 0.1, during), tmp_path, size=SIZE)
+    pairs = seen["pairs"]
+    for grid, values in zip(pairs.weights, left_values):
+        assert np.allclose(grid.values.reshape(values.shape), values)
+    assert np.allclose(pairs.operand.values.reshape(right_values[0].shape), right_values[0])
+    # every head at the same row (head 0's row 0 formed before), row after row, each one seen; frames on 2
+    # rows a head and round the operand
+    assert all(len(set(c[1:])) == 1 and c[0] == max(1, c[1]) for c in seen["formed"]), seen["formed"]
+    counts = [c[1] for c in seen["formed"]]
+    assert counts == sorted(counts) and set(range(1, rows)) <= set(counts)
+    assert max(seen["frames"]) >= 2 * heads + 1
+    for piece, values in zip(pairs.results, result_values):
         assert not piece.cube_empty.any()
         assert np.allclose(piece.values.reshape(values.shape), values)
 

@@ -277,15 +277,16 @@ class Layout:
         stand above or below instead of the blocks' own)."""
         return fit.place_beside(self.camera, blocks, mob, direction, buff, view, hang, level)
 
-    def inside(self, mob: Mobject, area: StageArea | None = None) -> Mobject:
+    def inside(self, mob: Mobject, area: StageArea | None = None, view=None) -> Mobject:
         """Shift ``mob`` (a text placed beside a block) sideways into the stage
-        area (or ``area``, a part of it), if it sticks out."""
+        area (or ``area``, a part of it), if it sticks out, seen from ``view``
+        (default: the camera's own)."""
         area = area or self.area()
         center = mob.get_center()
-        x, y = project(self.camera, center[None])[0]
+        x, y = project_at(self.camera, center[None], view)[0]
         dx = min(0.0, area.right - (x + mob.width / 2)) + max(0.0, area.left - (x - mob.width / 2))
         if dx:
-            mob.move_to(world_at_screen(self.camera, (x + dx, y), center))
+            mob.move_to(world_at_screen(self.camera, (x + dx, y), center, view))
         return mob
 
     def right_edge(self, *mobjects: Mobject) -> float:

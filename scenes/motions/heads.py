@@ -6,18 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, PI, RIGHT, UP, Mobject, VGroup, smooth
+from manim import DOWN, PI, RIGHT, UP, Arrow, Mobject, VGroup, smooth
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
-from ..components.labels import TEXT_SIZE, note_text
+from ..components.labels import NAME_SIZE, TEXT_SIZE, note_text
 from ..components.projection import FRONT
 from ..layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
-from ..layout.fit import head_grid
+from ..layout.area import StageArea
+from ..layout.fit import HEAD_GAP, LABEL_GAP, head_grid
 from .turns import diagonal, turn
 
-__all__ = ["FocusHeads", "head_tags", "focus_heads", "fill_heads", "form_rows_together", "turn_heads", "FOCUS_SHARE", "role_lines",
-           "tag_width"]
+__all__ = ["FocusHeads", "HeadPairs", "head_tags", "focus_heads", "fill_heads", "form_rows_together", "pair_heads",
+           "form_pairs", "turn_heads", "FOCUS_SHARE", "role_lines", "tag_width"]
 
 
 SHORT_ROLES = {"previous token": "previous", "next token": "next", "first token": "first",
@@ -114,7 +115,7 @@ def _axes_words(layout, grid, words, rows: bool, columns: bool) -> list:
 
 def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: float = 2.0, area=None,
                 rows_are_tokens: bool = True, columns_are_tokens: bool = True, room_for=None,
-                roles=None, leaving=(), rate_func=smooth, slots_wait: bool = False, told=()) -> FocusHeads:
+                roles=None, leaving=(), rate_func=smooth, told=(), slices=None) -> FocusHeads:
     """Split a (h, r, c) block into its heads: head 0 goes left, large,
     with the tokens' words on its rows and/or columns (where they are
     tokens) and the label ``name[0]``; heads 1..h-1 go right, small, in a
@@ -126,19 +127,23 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     (blocks and texts at once: never caught half-faded, unnamed);
     ``rate_func``: the heads' move's (``rush_from``: they leave where they
     were formed at once, a block alone there being nothing to read);
-    ``slots_wait``: heads 1 … (empty slots, still to form) are not seen
-    moving but come in their places with their tags half-way through head
-    0's move (nine grey slots flying through each other read as a smear:
-    15_0294); ``told``: a caption's animations, joining the move (said
+    ``told``: a caption's animations, joining the move (said
     before it, the caption held the block still where it was formed:
-    15_0139)."""
+    15_0139); ``slices``: the heads already apart on screen, named
+    together by their first's label (:func:`pair_heads`'), ``block`` being
+    only their shape: that name rides under head 0 as the whole block's
+    would."""
     heads = block.grid_shape[0]
-    slices = block.split(axis=0)
-    before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
+    if slices is None:
+        slices = block.split(axis=0)
+        before = getattr(block, "label", None)  # the whole block's name stays until its heads have their own
+        scene.remove(block)
+        scene.add(*slices)
+    else:
+        before = slices[0].label
     for piece in slices:
         piece.part_of = block
-    scene.remove(block)
-    scene.add(*slices)
+        piece.thumbnail = False
     area = area or layout.area()
     share = FOCUS_SHARE if heads > 1 else 1.0
     left_part = area.part(0.0, share)
@@ -186,41 +191,26 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
             there = s.copy().scale(t.pitch / s.pitch)
             there.align_cell((0, 0, 0), t.cell_center(0, 0))
             targets.append(there)
-    alone = slots_wait and before is not None
-    if before is not None and not alone and not any(before is m for m in scene.mobjects):
+    if before is not None and not any(before is m for m in scene.mobjects):
         scene.add(before)  # named from the move's first frame (it takes the place of what leaves)
-    waiting = list(others) if slots_wait else []
-    for piece, there in zip(waiting, targets[1:]):  # in their places from the move's first frame
-        piece.become(there)
     gone = [vanish(m, rate_func=at_once) for m in leaving]
     riding = []
-    # the whole block's name rides under head 0, never left over the heads moving past it; with the slots
-    # waiting, head 0 moves alone: its own name rides with it from the first frame (the whole tensor's
-    # name over one slice would name what is not shown)
+    # the whole block's name rides under head 0, never left over the heads moving past it
     if before is not None:
 
         def ride(label, alpha):
             layout.beside([focus], label, DOWN, buff=LABEL_BUFF)
             layout.inside(label)
 
-        riding.append(InPlace(focus.label if alone else before, ride))
-        if alone:  # the whole tensor's name never shown over head 0 alone (15_0139, at the move's first frame)
-            riding += swap(before if any(before is m for m in scene.mobjects) else None, focus.label,
-                           rate_func=at_once)
+        riding.append(InPlace(before, ride))
     # the heads part together (one after another, the block stood whole where it was formed for half
     # the move: a still of one block at the frame's edge, 14_0672)
-    # waiting slots come in their places, tagged and named, half-way through head 0's move, once it has
-    # left the edge where it was formed (come after it, they left a frame of one block alone at the edge:
-    # 15_0294, 15_0141; from the first frame, head 0 and its name crossed them)
     tags = head_tags(layout, thumbs, first=1, roles=roles, direction=RIGHT if roles else UP,
                      buff=TAG_BUFF if roles else 0.08) if others else VGroup()
     if others:
         others_label = _others_label(layout, others, name, slots=thumbs)
-    standing = [*waiting, tags, others_label] if waiting else []
-    scene.remove(*waiting)
     scene.play(*gone, viewpoint.turn(*FRONT), *[s.animate(rate_func=rate_func).become(t)
-                                                for s, t in zip(slices, targets) if s not in waiting],
-               *[appear(m, rate_func=halfway) for m in standing], *riding, *told, run_time=run_time)
+                                                for s, t in zip(slices, targets)], *riding, *told, run_time=run_time)
     for piece in others:  # their name again (a move's ``become`` takes its target's)
         piece.label = others_label
     shown = [layout.place(focus)]
@@ -228,31 +218,161 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     for piece in others:  # too small for words: head 0 beside them is the one to read
         piece.is_map = focus.is_map
         piece.thumbnail = True
-    if others and not waiting:
+    if others:
         shown.append(others_label)
     for piece in slices:
         piece.part_of = None
-    if before is not None and not alone:
+    if before is not None:
         scene.play(*swap(before, VGroup(*shown)), run_time=0.3)
     # the words and tags at once (fading in, they were caught half-faded: 18_0051)
     scene.play(*[appear(m, rate_func=at_once) for m in ([] if before is not None else shown) + on_focus],
-               *([] if waiting else [appear(tags, rate_func=at_once)]), run_time=0.5)
+               appear(tags, rate_func=at_once), run_time=0.5)
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
 
 
-def form_rows_together(scene, layout, grids, run_time: float, told=()) -> None:
+def form_rows_together(scene, layout, grids, run_time: float, told=(), lit=(), whole=()) -> None:
     """The empty rows of ``grids`` (2D, as many rows each) formed all at
     once, row after row: row r of every grid at the same time, a frame on
     row r of each (a row already formed is left as it is). A batched
     operation seen as one: not a head's turn after another's. ``told``: a
-    caption's animations, joining the frames' coming."""
-    from .matmul import fill_rows, row_sweep  # the matmul's row frames and fill (it needs no heads)
+    caption's animations, joining the frames' coming; ``lit``: the grids
+    whose row r makes row r (a frame on it too), ``whole``: the operands
+    every row is made with (a frame round each, all along)."""
+    from .matmul import fill_rows, frame_around, row_sweep  # the matmul's row frames and fill (it needs no heads)
 
-    marks, sweep = row_sweep(layout, *grids)
+    marks, sweep = row_sweep(layout, *lit, *grids)
+    wholes = VGroup(*[frame_around(layout, grid, (0,)) for grid in whole])
     # the frames come on row 0 with the caption (joined to the fill, it came half-way through it)
-    scene.play(appear(marks, rate_func=at_once), *told, run_time=0.3)
+    scene.play(appear(marks, rate_func=at_once), appear(wholes, rate_func=at_once), *told, run_time=0.3)
     scene.play(*[fill_rows(grid) for grid in grids], sweep, run_time=run_time)
-    scene.remove(marks)
+    scene.remove(marks, wholes)
+
+
+@dataclass
+class HeadPairs:
+    """What :func:`pair_heads` leaves on screen: every head's left operand
+    (``weights``) beside its result (``results``), an arrow between, a tag
+    over each pair; the right operand every head shares (``operand``) on
+    their left; under the pairs, one formula of names (``names``: the
+    weights', a sign, the results' ``result_label``)."""
+
+    weights: list
+    results: list
+    operand: CubeGrid
+    tags: VGroup
+    arrows: VGroup
+    names: list
+    result_label: Mobject
+
+    def leaving(self) -> list:
+        """What goes when the results move on: all but the results and their name."""
+        return [*self.weights, self.operand, self.operand.label, self.tags, self.arrows,
+                *[m for m in self.names if m is not self.result_label]]
+
+
+PAIR_GAP = 4  # cells between a head's left operand and its result: room for the arrow
+
+
+def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving=(), run_time: float = 0.6,
+               told=()) -> HeadPairs:
+    """Every head's matmul laid out side by side, for a batched matmul to
+    be seen as one: head h's left operand (``weights``: the (h, r, k) values
+    and their range) beside head h's result, an arrow between (read
+    ``· operand =``), tagged "head h"; the one right operand all heads share
+    (a broadcast: ``operand``, on screen, labelled) left of them, as large as
+    the room its name takes allows; one formula of names under the pairs.
+    Front view.
+
+    ``block``: the (h, r, c) result where it was formed (its formed rows
+    and empty slots kept); ``names``: (the left operand's, the result's);
+    ``leaving``: what else is on screen and goes (the bench's head-0
+    slice, signs and names): one cut, half-way through the play, from the
+    bench to the pairs. ``told``: a caption's animations, joining it."""
+    values, value_range = weights
+    heads, rows, cols = block.grid_shape
+    inner = values.shape[2]
+    weight_name, result_name = names
+    results = block.split(axis=0)
+    scene.remove(block)
+    scene.add(*results)
+    leaving = [m for m in leaving if m is not operand and m is not operand.label]
+    grids = [results[0].like(values[h], value_range) for h in range(heads)]
+    # the room: the shared operand's part on the left, the pairs' grid right of it, the names under both
+    sign = note_text("· " + operand.label.tensor_name + " =", layout.theme, font_size=NAME_SIZE)
+    labels = [layout.name(grids[0], f"{weight_name}[h]", DOWN, scale_of="all heads", stacked=True),
+              layout.name(results[0], f"{result_name}[h]", DOWN, scale_of="all heads", stacked=True)]
+    below = max(m.height for m in (*labels, operand.label)) + LABEL_BUFF + 0.15
+    area = layout.area()
+    least = tag_width(layout, heads - 1) + TAG_GAP
+    o_rows, o_cols = operand.grid_shape[1:]
+    width = inner + PAIR_GAP + cols
+
+    def sizes(share):
+        pairs = area.part(share + 0.03, 1.0).inset(Margins(bottom=below))
+        columns, size = head_grid(heads, width, rows, pairs, least, gap=HEAD_GAP)
+        alone = min(share * area.width / o_cols, (area.height - below) / o_rows)
+        return min(size, alone), columns, share
+
+    least_share = (operand.label.width + 0.2) / area.width  # its name fits under it, inside its part
+    _, columns, share = max(sizes(s) for s in np.linspace(least_share, max(0.4, least_share + 0.1), 18))
+    pair_area = area.part(share + 0.03, 1.0)
+    ghosts = [results[0].like(np.zeros((1, rows, width))).set_cell_opacity(0.0) for _ in range(heads)]
+    layout.grid_of_blocks(ghosts, columns, gap=HEAD_GAP, area=pair_area, least=least,
+                          margins=Margins(top=TAG_ROOM, bottom=below))
+    pitch = ghosts[0].pitch
+    w_targets, r_targets = [], []
+    for h, room in enumerate(ghosts):
+        for grid, at, targets in ((grids[h], 0, w_targets), (results[h], inner + PAIR_GAP, r_targets)):
+            there = grid.copy().scale(pitch / grid.pitch)
+            there.align_cell((0, 0, 0), room.cell_center(0, at))
+            targets.append(there)
+    o_target = operand.copy()
+    # as large as its part allows (the room its name takes beside the pairs), its name over it: the band
+    # under the pairs is the formula's (the two side by side did not fit: 14 at 480p)
+    operand.label.row, operand.label.side = None, UP  # no longer in the bench's row
+    layout.fit([o_target], view=FRONT, area=StageArea(area.left, area.left + share * area.width, area.bottom + below,
+                                                       area.top - operand.label.height - LABEL_BUFF - 0.05))
+    arrows = VGroup()
+    for w, r in zip(w_targets, r_targets):
+        _, w_bottom, w_right, w_top = layout.screen_box([w], view=FRONT)
+        r_left = layout.screen_box([r], view=FRONT)[0]
+        y = (w_bottom + w_top) / 2
+        arrows.add(Arrow([w_right + pitch * 0.6, y, 0], [r_left - pitch * 0.6, y, 0], buff=0.0, stroke_width=2.5,
+                         max_tip_length_to_length_ratio=0.45, color=layout.theme.muted))
+    layout.fixed(arrows)
+    tags = head_tags(layout, ghosts)
+    # the formula of names under the pairs: "weights[h] · Xᵀ = results[h]", as each pair's arrow reads
+    formula = VGroup(labels[0], sign, labels[1]).arrange(RIGHT, buff=LABEL_GAP / 2, aligned_edge=UP)
+    sign.match_y(labels[0][0])  # on the names' line
+    layout.beside(ghosts, formula, DOWN, buff=LABEL_BUFF, view=FRONT)
+    layout.inside(formula, area, view=FRONT)
+    layout.upright(*labels)
+    layout.fixed(sign)
+    for grid in grids:
+        grid.label, grid.thumbnail = labels[0], True
+    for grid in results:
+        grid.label, grid.thumbnail, grid.part_of = labels[1], True, None
+    # one cut, half-way through the play: the bench as it was, then every head's pair in its place (head 0's
+    # from the bench, flying across the others' places, crossed the shared operand: 15_0094 at a corner)
+    for grid, there in zip([*grids, *results[1:]], [*w_targets, *r_targets[1:]]):
+        grid.become(there)
+    coming = [*grids, *results[1:], tags, arrows, *labels, sign]
+    scene.remove(*grids, *results[1:])
+    follow = layout.follow(operand, o_target, view=FRONT)
+    follow.rate_func = halfway
+    scene.play(*[vanish(m, rate_func=halfway) for m in leaving], viewpoint.turn(*FRONT),
+               results[0].animate(rate_func=halfway).become(r_targets[0]),
+               operand.animate(rate_func=halfway).become(o_target), follow,
+               *[appear(m, rate_func=halfway) for m in coming], *told, run_time=run_time)
+    operand.thumbnail = True
+    return HeadPairs(grids, results, operand, tags, arrows, [labels[0], sign, labels[1]], labels[1])
+
+
+def form_pairs(scene, layout, pairs: HeadPairs, run_time: float, told=()) -> None:
+    """Every head's empty result rows formed together, row after row, as
+    :func:`form_rows_together` forms them, a frame on the row of each
+    head's left operand that makes it and one round the shared operand."""
+    form_rows_together(scene, layout, pairs.results, run_time, told, lit=pairs.weights, whole=[pairs.operand])
 
 
 def fill_heads(scene, layout, shown: FocusHeads, run_time: float, told=()) -> None:

@@ -424,7 +424,7 @@ class MatmulMotion:
     heads of a batched matmul are: a stage that repeats an earlier matmul
     keeps its time for what is new), or, ``later`` false, none: rows 1 …
     are left empty slots for the caller (a batched matmul forms them with
-    every other head's rows at once, :func:`~scenes.motions.heads.fill_heads`).
+    every other head's rows at once, :func:`~scenes.motions.heads.form_pairs`).
 
     ``names`` = (left, right, result) as the code calls them; ``products``
     is ``(m, n, k)``; ``say`` puts a caption up; ``names_room`` and
@@ -901,6 +901,7 @@ class BatchedMatmul:
 
     block: CubeGrid
     leaving: list = field(default_factory=list)
+    operands: tuple = ()  # the operands' head-0 slices on the bench (the left's, the right's), when not stacked
 
 
 def _saying(scene, say, text: str) -> list:
@@ -944,8 +945,8 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     ``leaving``); ``together``: of more than one head, only head 0's row 0
     is formed here (the worked example); head 0's later rows and heads 1 …
     are left empty slots in the returned block, for the caller to form all
-    at once, row after row (:func:`~scenes.motions.heads.fill_heads`; not
-    stacked). Returns the 3D
+    at once, row after row (:func:`~scenes.motions.heads.pair_heads` and
+    ``form_pairs``, with ``operands``; not stacked). Returns the 3D
     result block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
@@ -1027,7 +1028,7 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     texts = [left0.label, right0.label, done.signs, head.label]  # they go at once: no text slides with the turn
     if not stack:  # the heads' results stay where they were formed; the operands leave with the next move
         layout.place(block)  # its label, not shown yet: it takes head h's at the next move's first frame
-        return BatchedMatmul(block, [left0, right0, *texts])
+        return BatchedMatmul(block, [left0, right0, *texts], (left0, right0))
     # the heads stack into one block, which grows to fill the stage area as the camera turns to see its
     # depth; named from its first frame, its label gliding with it
     target = layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1), view=view or FRONT)

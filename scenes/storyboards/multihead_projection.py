@@ -11,7 +11,7 @@ from scenes.components.projection import project
 from scenes.layout import Margins, ghost
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul
-from scenes.motions.heads import fill_heads, focus_heads, turn_heads
+from scenes.motions.heads import focus_heads, form_pairs, pair_heads, turn_heads
 from scenes.motions.turns import before_and_after, turn_sign
 
 __all__ = ["MultiheadProjectionStage"]
@@ -67,33 +67,47 @@ class MultiheadProjectionStage(StageScene):
                               names=(self.weight_name, "Xᵀ", self.result_name), say=self.say,
                               speed=self.speed, view=self.view, cells=self.cells, together=True,
                               stack=False)  # the heads go side by side next: no stacked shot between
+        self.weights, self.operand = (weight.values, weight.value_range), done.operands[1]
         self.finish(done.block, done.leaving)
 
     def heads_formed(self, result, leaving, room_for=None):
-        """The heads side by side (head 0 large, its row 0 formed, with the
-        tokens on its columns; heads 1 … small, empty slots; ``leaving``, the
-        matmul's operands, go as they move), then the rest formed all at
-        once, row after row: head 0's later rows with every row of heads
-        1 …, the batched matmul seen as one (head after head, each head's
-        second was missed by every still: 14_0578, 15_0301; head 0's rows
-        one by one first took half the clip, and no still caught the heads
-        forming: 14_0546)."""
+        """The batched matmul seen as one, then the heads side by side. With
+        more than one head: every head's own weight slice beside its result
+        (head 0's row 0 formed), the one Xᵀ left of them
+        (:func:`~scenes.motions.heads.pair_heads`; ``leaving``, the bench's
+        signs and names, go as they move), and row i of every head formed at
+        once, row after row, a frame on the weight row that makes it (the
+        rows filling in small heads with no operand in sight read as results
+        appearing: 14_0328, 15_0232, 16_0300; head after head, each head's
+        second was missed by every still: 14_0578). Then head 0 large, with
+        the tokens on its columns, the others small beside it."""
         heads, rows, cols = result.grid_shape
+        pairs = None
+        if heads > 1:
+            # every head's matmul beside the others, its operand with it: the batch seen being computed
+            # (rows filling in small heads with no operand in sight read as results, not a computation:
+            # 14_0328, 15_0232, 16_0300)
+            pairs = pair_heads(self, self.layout, self.viewpoint, result, self.weights, self.operand,
+                               (self.weight_name, self.result_name), leaving=leaving, told=self.saying(
+                                   f"the batched matmul: every head's own {self.weight_name}[h] against the one "
+                                   f"Xᵀ; head 0's row 0 is formed"))
+            self.step("heads")
+            form_pairs(self, self.layout, pairs, run_time=min(7.5, 1.5 + 0.35 * rows), told=self.saying(
+                f"row i of {self.weight_name}[h] · Xᵀ gives row i of {self.result_name}[h]: row i of all "
+                f"{heads} heads at once, row after row"))
+            self.wait(0.5)
+            leaving = pairs.leaving()
         told = self.saying(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} "
-                           f"slice per head, a token in each column" + (f"; head 0's row 0 is formed, the rest next"
+                           f"slice per head, a token in each column" + ("; head 0 large, with the tokens"
                                                                         if heads > 1 else ""))
         # the heads go side by side from where they were formed, the caption with them (said first, it held the
         # block still there: 15_0139); the step begins once they stand there
         shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                             rows_are_tokens=False, columns_are_tokens=True, room_for=room_for, leaving=leaving,
                             run_time=1.0, rate_func=rush_from,  # the block alone at the edge: 15_0294, 15_0141
-                            slots_wait=heads > 1, told=told)
-        self.step("heads")
-        if shown.others:
-            # the phase a multi-head stage is about: time to be seen (0.35 s a row, at most 7.5 s)
-            fill_heads(self, self.layout, shown, run_time=min(7.5, 1.5 + 0.35 * rows),
-                       told=self.saying(f"the batched matmul: row i of all {heads} heads forms at once, each "
-                                        f"head's from its own {self.weight_name}[h] · Xᵀ, row after row"))
+                            told=told, slices=pairs.results if pairs else None)
+        if pairs is None:
+            self.step("heads")
         return shown
 
     def finish(self, result, leaving):
