@@ -42,7 +42,7 @@ from tensors import AttentionConfig, compute_trace
 
 from . import interrupts
 from .components.cubegrid import CubeGrid
-from .components.fades import appear, appearing, at_once, vanish
+from .components.fades import InPlace, appear, appearing, at_once, swap, vanish
 from .components.guides import floor_grid
 from .components.labels import mark_statements
 from .components.palette import LOOK, Look
@@ -60,6 +60,7 @@ __all__ = ["StageScene"]
 OPENING_HOLD = 1.0  # seconds the opening shot stays still, at least
 CLOSING_HOLD = 1.0  # no still stretch lasts more than 2 s: a caption's wait and this together
 INSET_PITCH = 0.16  # an inset's cubes: small, it is only there to compare
+RENAMED_AT = 0.85  # of a closing move: where a label changing sides gives way (see close_on)
 
 
 class StageScene(StageDescription, ThreeDScene):
@@ -162,12 +163,16 @@ class StageScene(StageDescription, ThreeDScene):
         return 1 if getattr(mob, "is_caption", False) else 0
 
     def close_on(self, result: CubeGrid, *leaving: Mobject, margins: Margins | None = None, view=FRONT,
-                 room_for=None, run_time: float = 1.4, riders=()) -> None:
+                 room_for=None, run_time: float = 1.4, riders=(), renamed=None) -> None:
         """The closing shot of a motion: what is ``leaving`` fades, the camera
         turns to ``view`` and ``result`` moves to fill the stage area (less
         ``margins``, and the room its label takes; ``room_for`` as in
         :meth:`Layout.settled`); its label stands beside it all the way. ``riders``
-        (labelled blocks beside it, on screen) move and grow with it."""
+        (labelled blocks beside it, on screen) move and grow with it.
+        ``renamed``: the label on screen ``result`` had before its label
+        now (not shown yet): the old one rides beside the block, then gives
+        way to the new one near the move's end (a label changing sides:
+        left where it stood, the old one was crossed by its block)."""
         label = getattr(result, "label", None)
         if label is not None:
             side = label.side
@@ -185,6 +190,13 @@ class StageScene(StageDescription, ThreeDScene):
             if shown and not self.layout.in_place(result):  # a label changing sides would cross its block
                 hidden, shown = [vanish(label, rate_func=at_once)], False
             following = [self.layout.follow(result, target, view, track=True)] if shown else []
+            if renamed is not None:
+                # the old name rides beside the block on its own side until the block is nearly there
+                # (at its start the new one's side ran into the caption), then the new one takes over
+                ride = InPlace(renamed, lambda m, alpha: self.layout.inside(
+                    self.layout.beside([result], m, renamed.side, buff=LABEL_BUFF)))
+                following = [self.layout.follow(result, target, view, track=True), ride,
+                             *swap(renamed, label, rate_func=lambda t: 1.0 if t >= RENAMED_AT else 0.0)]
         # what is leaving goes at once, blocks and texts alike: never caught half-faded and unnamed (a
         # dimmed block without its name read as a glitch, 08_0443), a label never slides across one going
         gone = [vanish(m, rate_func=at_once) for m in leaving]

@@ -570,3 +570,41 @@ def test_a_transpose_is_named_until_half_way_then_by_its_new_name(tmp_path):
     play(tmp_path, storyboard)
     assert seen["U·Xᵀ"] == (0.0, 1.0) and seen["Q"] == (0.0, 1.0)  # out and in at half-way, together
     assert seen["on screen"] == ["Q"]
+
+
+def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
+    """Stage 21 shows ``linear(multihead_flattened)`` as nn.Linear computes
+    it: cell [0, 0] from row 0 of multihead_flattened and row 0 of W, their
+    products (on their own scale) laid out between the two blocks; then the
+    rest of row 0 cell after cell, then the other rows one after another,
+    never a row before the one above it; the block ends as
+    ``torch.nn.functional.linear``'s output (an independent reference)."""
+    import torch
+    import torch.nn.functional as F
+    from scenes.stages import stage_registry
+
+    seen = {"products": [], "formed": []}
+
+    def during(scene):
+        for top in scene.mobjects:
+            for grid in [m for m in top.get_family() if isinstance(m, CubeGrid)]:
+                name = getattr(getattr(grid, "label", None), "tensor_name", "")
+                if name == "multihead_flattened[0] * W[0]" and grid.cube_opacity.max() > 0.5:
+                    seen["products"].append(grid.values.reshape(-1).copy())
+                if name == "multihead_flattened @ W.T" and grid.grid_shape[1:] == (8, 18):
+                    filled = ~grid.cube_empty.reshape(grid.grid_shape)[0]
+                    seen["formed"].append(filled.copy())
+                    seen["result"] = grid
+
+    scene = render_still(sampled(stage_registry()[21], 0.1, during), tmp_path, size=SIZE)
+    trace = scene.trace
+    flat, weight = trace["s20_multihead_flattened"], trace["s21_linear_weight"]
+    assert seen["products"] and np.allclose(seen["products"][0], flat[0] * weight[0])
+    # row by row, and cell by cell in row 0: what is formed is always a run from the first cell
+    for filled in seen["formed"]:
+        order = filled.reshape(-1)
+        assert not np.any(order[1:] & ~order[:-1]), filled.astype(int)
+    assert any(f[0].sum() not in (0, 18) for f in seen["formed"])  # row 0 seen part-formed
+    assert any(1 <= f[1:].sum(axis=1).astype(bool).sum() < 7 for f in seen["formed"])  # later rows one by one
+    expected = F.linear(torch.tensor(flat), torch.tensor(weight), torch.tensor(trace["s21_linear_bias"])).numpy()
+    assert np.allclose(seen["result"].values.reshape(expected.shape), expected, atol=1e-5)

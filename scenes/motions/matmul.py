@@ -1086,14 +1086,18 @@ def reveal_columns(grid: CubeGrid) -> InPlace:
 
 
 def sweep_rows(scene, layout: Layout, left: CubeGrid, right: CubeGrid, result: CubeGrid, run_time: float,
-               start: int = 0) -> None:
+               start: int = 0, told=()) -> None:
     """``result``'s rows from ``start`` (empty slots) formed one after
     another, faster than a row with its products: a frame goes down
     ``left``'s rows and ``result``'s as each fills (:func:`fill_rows`), one
-    frame on the whole of ``right``; the frames go at the end."""
+    frame on the whole of ``right``; the frames go at the end. ``told``: a
+    caption's animations, joining the frames' coming."""
     marks, sweep = row_sweep(layout, left, result, start=start)
     whole = frame_around(layout, right, (0,))
-    scene.add(marks, whole)
+    if told:  # the caption with the frames' coming (joined to the fill, it came half-way through it)
+        scene.play(appear(marks, rate_func=at_once), appear(whole, rate_func=at_once), *told, run_time=0.3)
+    else:
+        scene.add(marks, whole)
     scene.play(fill_rows(result, start=start), sweep, run_time=run_time)
     scene.remove(marks, whole)
 
