@@ -10,10 +10,10 @@ nothing is dimmed or seen through.
 """
 
 import numpy as np
-from manim import DOWN, LEFT, UP, LaggedStart, VGroup
+from manim import DOWN, LEFT, UP, LaggedStart, VGroup, rush_from
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_once, swap, vanish
+from scenes.components.fades import appear, at_once, halfway, swap, vanish
 from scenes.components.guides import GUIDE_SIZE, axis_guides
 from scenes.components.labels import NAME_SIZE, TEXT_SIZE, note_text, shape_text
 from scenes.components.projection import FRONT
@@ -128,17 +128,19 @@ class MultiheadProjections(StageScene):
         for card in cards:
             card.label = named
         first.label.row, first.label.hang = None, 0  # it leaves the row: under its block all the way
-        self.play(first.animate.become(cards[0]), self.layout.follow(first, first, track=True),
+        # half-way through head 0's move to its place, every other head's comes in its own, tagged, the names
+        # swapped in the same frame (head 0's own name never stands over the tags: 13_0084): torch.rand draws
+        # them in one call (slots turning from grey to colors one by one read as nothing happening: 13_0094;
+        # coming once head 0's stood there, they left a still of one small matrix in an empty frame: 13_0089)
+        self.remove(*cards[1:])
+        # head 0's there early (mid-way, it flew over the others' tags as they came)
+        self.play(first.animate(rate_func=rush_from).become(cards[0]), self.layout.follow(first, first, track=True),
                   *[vanish(f, rate_func=at_once) for f in firsts[1:]],
-                  *[vanish(f.label, rate_func=at_once) for f in firsts[1:]], run_time=1.0)
+                  *[vanish(f.label, rate_func=at_once) for f in firsts[1:]], *swap(first.label, named),
+                  *[appear(card, rate_func=halfway) for card in cards[1:]], appear(tags, rate_func=halfway),
+                  run_time=1.0)
         self.remove(first)
         self.add(cards[0])
-        # once head 0's is in its place, every other head's comes in its own, tagged, the names swapped at
-        # once in the same frame (head 0's own name never stands over the tags: 13_0084): torch.rand draws
-        # them in one call (slots turning from grey to colors one by one read as nothing happening: 13_0094)
-        self.play(vanish(first.label, rate_func=at_once), appear(named, rate_func=at_once),
-                  *[appear(card, rate_func=at_once) for card in cards[1:]], appear(tags, rate_func=at_once),
-                  run_time=0.3)
         self.wait(1.2)
 
         self.step("stack")
