@@ -575,7 +575,7 @@ def test_a_transpose_is_named_until_half_way_then_by_its_new_name(tmp_path):
 def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
     """Stage 21 shows ``linear(multihead_flattened)`` as nn.Linear computes
     it: cell [0, 0] from row 0 of multihead_flattened and row 0 of W, their
-    products (on their own scale) laid out between the two blocks; then the
+    products (on their own scale) beside them, number for number; then the
     rest of row 0 cell after cell, then the other rows one after another,
     never a row before the one above it; the block ends as
     ``torch.nn.functional.linear``'s output (an independent reference)."""
@@ -588,7 +588,7 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
     def during(scene):
         for top in scene.mobjects:
             for grid in [m for m in top.get_family() if isinstance(m, CubeGrid)]:
-                name = getattr(getattr(grid, "label", None), "tensor_name", "")
+                name = getattr(getattr(grid, "label", None), "tensor_name", "").replace("\n", " ")
                 if name == "multihead_flattened[0] * W[0]" and grid.cube_opacity.max() > 0.5:
                     seen["products"].append(grid.values.reshape(-1).copy())
                 if name == "multihead_flattened @ W.T" and grid.grid_shape[1:] == (8, 18):

@@ -211,11 +211,11 @@ def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float
     ``cell`` names the cell instead (e.g. a vector's ``q[0]``).
 
     >>> cell_arithmetic("ω", np.array([0.5, -1.0, 2.0, 1.0]), np.array([0.5, 1.5, 1.0, 0.0]), 0.75)
-    'ω[0, 0] = 0.5·0.5 + (−1)·1.5 + 2·1 + … = 0.75'
+    'ω[0, 0] = 0.5·0.5 + (−1)·1.5 + 2·1 + … = 0.750'
     >>> cell_arithmetic("z", np.array([0.0, 0.01, 0.0, 0.99, 0.5]), np.array([1.0, 2.0, 3.0, 4.0, 1.0]), 4.48)
     'z[0, 0] = 0·1 + 0.01·2 + … + 0.99·4 + … = 4.48'
     >>> cell_arithmetic("Q[0]", np.array([1.0]), np.array([2.0]), 2.0)
-    'Q[0, 0, 0] = 1·2 = 2'
+    'Q[0, 0, 0] = 1·2 = 2.00'
     """
     row, column = np.asarray(row, float), np.asarray(column, float)
     parts, last = [], -1
@@ -228,7 +228,8 @@ def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float
         parts.append("…")
     if cell is None:
         cell = cell_name(name, 0, 0)
-    return f"{cell} = {' + '.join(parts)} = {shown_value(total)}"
+    # the total to three significant digits, trailing zeros kept (0.700, as a later sum writes it, not 0.7)
+    return f"{cell} = {' + '.join(parts)} = {_written(float(total), _decimals([total]), False)}"
 
 
 def cell_name(name: str, row: int, column: int) -> str:

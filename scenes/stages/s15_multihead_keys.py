@@ -15,6 +15,6 @@ class MultiheadKeys(MultiheadProjectionStage):
         "s13_multihead_U_key", "s15_multihead_keys_before_permute", "s15_multihead_keys")
     weight_name, result_name = "multihead_U_key", "multihead_keys"
     transpose_code = "permute(0, 2, 1), stage 14's swapaxes(1, 2) in other words"
-    first_of, speed = "14", 2.0
-    cells = 0  # stage 14 showed a cell formed just before: row 0 against all of Xᵀ at once
+    first_of, speed, cells = "14", 2.0, 1  # one cell worked, as 16 (row 0 against all of Xᵀ at once left no
+    # still with a cell's arithmetic: 15_0143, the 29th reader)
     turn_code = "permute(0, 2, 1)"

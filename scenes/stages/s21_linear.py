@@ -2,12 +2,12 @@
 162 products summed; the cells of row 0, then the other rows, row after row; then the bias on every row."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import InPlace, appear, at_once, swap, vanish
-from scenes.components.labels import BlockLabel, shape_text
+from scenes.components.labels import NAME_SIZE, TEXT_FONT, BlockLabel, shape_text
 from scenes.components.numbers import cell_arithmetic, shown_sum, shown_value, tick_values
 from scenes.components.projection import FRONT, project_at, world_at_screen
 from scenes.layout import LABEL_BUFF, Margins
@@ -65,13 +65,28 @@ class LinearProjection(StageScene):
         self.wait(0.6)
 
         self.step("first cell")
-        self.first_cell(flat_grid, w, result, flat, weight, before)
+        whole = [flat_grid, w, result, flat_grid.label, w.label, result.label]
+        # the two rows framed in the whole blocks, then the same two rows large (the cell's bench)
+        frames = VGroup(frame_around(self.layout, flat_grid, (0, 0)), frame_around(self.layout, w, (0, 0)))
+        self.play(appear(frames, rate_func=at_once), *self.saying(
+            "cell [0, 0]: row 0 of multihead_flattened against row 0 of W, number by number"), run_time=0.6)
+        self.wait(0.8)
+        cube = self.first_cell(flat, weight, before, leaving=(*whole, frames))
+        # back to the whole blocks: the sum goes into the result's first cell
+        there = cube.copy().scale(result.pitch / cube.pitch).align_cell((0, 0, 0), result.cell_center(0, 0))
+        cube.part_of = result
+        self.play(*[vanish(m, rate_func=at_once) for m in self.bench], *[appear(m, rate_func=at_once) for m in whole],
+                  cube.animate.become(there), *self.saying(
+                      "cell [0, 0] in its place: every cell is such a row against a row of W"), run_time=0.8)
+        self.remove(cube)
+        result.fill((0, 0, 0)).set_cell_opacity(1.0, (0, 0, 0))
+        self.wait(0.4)
         self.step("row 0")
         self.first_row(flat_grid, w, result, d_out)
         self.step("rows")
         if tokens > 1:
             sweep_rows(self, self.layout, flat_grid, w, result, min(4.0, 1.0 + 0.4 * tokens), start=1,
-                       told=self.saying(f"every other row of multihead_flattened against all of W, row after row: "
+                       told=self.saying(f"the remaining rows of multihead_flattened against all of W, row after row: "
                                         f"{shape_text(before.shape)} before the bias"))
         self.wait(0.6)
         self.total = result
@@ -82,8 +97,8 @@ class LinearProjection(StageScene):
 
     def lay_out(self, flat_grid, w, result) -> None:
         """Top to bottom, on screen, from the left edge: multihead_flattened's
-        name, multihead_flattened, a band for the products, W (its columns
-        under multihead_flattened's: the same pitch, the same left edge),
+        name, multihead_flattened, W (its columns under
+        multihead_flattened's: the same pitch, the same left edge),
         W's name; the result's slots, named on their left, in the band under
         W right of W's name, or right of W where the operands are narrow and
         that gives the cubes more room. Each name on one line, its scale
@@ -92,7 +107,7 @@ class LinearProjection(StageScene):
         area = layout.area()
         tokens, width = flat_grid.grid_shape[1:]
         d_out = w.grid_shape[1]
-        rows = tokens + d_out + 1  # the products' band: one row
+        rows = tokens + d_out
         fixed = flat_grid.label.height + 2 * LABEL_BUFF + 2 * BAND_GAP
         beside = result.label.width + LABEL_BUFF + LABEL_GAP  # the result's name, and a gap before it
         # the result under W (its band as tall as the names), or right of W at the operands' pitch
@@ -101,8 +116,7 @@ class LinearProjection(StageScene):
         pitch = min(max(under, right), MAX_PITCH)
         top = area.top - flat_grid.label.height - LABEL_BUFF
         a_band = StageArea(area.left, area.left + width * pitch, top - tokens * pitch, top)
-        self.products_level = a_band.bottom - BAND_GAP - pitch / 2
-        top = a_band.bottom - 2 * BAND_GAP - pitch
+        top = a_band.bottom - 2 * BAND_GAP
         w_band = StageArea(area.left, area.left + width * pitch, top - d_out * pitch, top)
         for grid, band in ((flat_grid, a_band), (w, w_band)):
             layout.fit([grid], view=FRONT, area=band, max_pitch=pitch)
@@ -128,55 +142,69 @@ class LinearProjection(StageScene):
         label.move_to(world_at_screen(self.camera, (x, y), center, FRONT))
         return label
 
-    def first_cell(self, flat_grid, w, result, flat, weight, before):
-        """Cell [0, 0]: row 0 of multihead_flattened and row 0 of W framed,
-        both rows come down and up into the band between them and become
-        their products (on the products' own colors, numbers in the caption),
-        which close up into one cube: the cell."""
+    def first_cell(self, flat, weight, before, leaving=()):
+        """Cell [0, 0], large, before the whole blocks: row 0 of
+        multihead_flattened and row 0 of W, each drawn as its heads' rows
+        (9 of 18: a 162-long row at a readable size, as stage 20 built it),
+        multiplied number by number into their products (on their own
+        colors), which close up into one cube: the cell (4-5 px a number in
+        the whole blocks, "row 0 against row 0 of W" could not be seen:
+        21_0042, the 29th reader). ``leaving``: the whole blocks, gone as the
+        rows come. Returns the cube, left on screen."""
         layout = self.layout
-        frames = VGroup(frame_around(layout, flat_grid, (0, 0)), frame_around(layout, w, (0, 0)))
-        self.play(appear(frames, rate_func=at_once), *self.saying(
-            "cell [0, 0]: row 0 of multihead_flattened against row 0 of W (column 0 of W.T), number by number"),
-                  run_time=0.6)
+        heads = self.cfg.heads
+        width = flat.shape[1]
+        shape = (heads, width // heads)
         products = flat[0] * weight[0]
-        strip = flat_grid.like(products[None, :], own_range(products))
-        strip.align_cell((0, 0, 0), flat_grid.cell_center(0, 0))
-        level = self.products_level
-        x0, y0 = project_at(self.camera, strip.cell_center(0, 0)[None], FRONT)[0]
-        strip.align_cell((0, 0, 0), world_at_screen(self.camera, (x0, level), strip.cell_center(0, 0), FRONT))
-        # named on the right of multihead_flattened's name, over the rows it comes from
-        label = self.layout.bind(strip, BlockLabel("multihead_flattened[0] * W[0]", strip.source_shape, self.theme,
-                                                   strip.value_range))
-        label.side = UP
-        layout.beside([flat_grid], label, UP, buff=LABEL_BUFF, view=FRONT)
-        self.flush(label, right=layout.area().right)
-        layout.upright(label)
-        rows = [flat_grid.subgrid((0, 0)), w.subgrid((0, 0))]
-        for row in rows:
-            row.part_of = flat_grid if row is rows[0] else w
-        targets = [row.copy().align_cell((0, 0, 0), strip.cell_center(0, 0)) for row in rows]
-        self.add(*rows)
-        self.play(*[r.animate.become(t) for r, t in zip(rows, targets)], run_time=0.8)
-        self.remove(*rows)
-        self.add(strip)
-        self.play(appear(label, rate_func=at_once), *self.saying(
-            f"their {flat.shape[1]} products, multihead_flattened[0, k] · W[0, k], on their own colors"),
-                  run_time=0.4)
+        # each on its own colors (a close-up: the whole tensor's scale, said under each, made names too wide
+        # to stand side by side)
+        row = CubeGrid(flat[0].reshape(shape), value_range=own_range(flat[0]))
+        w_row = CubeGrid(weight[0].reshape(shape), value_range=own_range(weight[0]))
+        prods = CubeGrid(products.reshape(shape), value_range=own_range(products))
+        split = f", {heads} rows of {shape[1]}: head by head" if heads > 1 else ""
+        for grid, name in ((row, "multihead_flattened[0]"), (w_row, "W[0]"),
+                           (prods, "multihead_flattened[0]\n* W[0]")):
+            self.layout.bind(grid, BlockLabel(name, (width,), self.theme, grid.value_range, stacked=True))
+            grid.label.side = DOWN
+        # each in a third of the stage area, its name under it inside its third (names wider than the blocks
+        # ran into each other in a row of the three)
+        area = layout.area()
+        below = max(g.label.height for g in (row, w_row, prods)) + LABEL_BUFF + 0.1
+        pitch = min(min(area.width / 3 - 1.0, 4.2) / shape[1], (area.height - below - 0.3) / shape[0])
+        for n, grid in enumerate((row, w_row, prods)):
+            part = area.part(n / 3, (n + 1) / 3)
+            layout.fit([grid], view=FRONT, area=part, margins=Margins(bottom=below, top=0.3), max_pitch=pitch)
+            grid.label.within = part
+        signs = VGroup()
+        for before_grid, after_grid, text in ((row, w_row, "*"), (w_row, prods, "=")):
+            mark = Text(text, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=self.theme.ink)
+            gap = layout.screen_box([after_grid])[0] - layout.screen_box([before_grid])[2]
+            layout.beside([before_grid], mark, RIGHT, buff=(gap - mark.width) / 2)
+            layout.fixed(mark)
+            signs.add(mark)
+        self.play(*[vanish(m, rate_func=at_once) for m in leaving],
+                  *[appear(m, rate_func=at_once) for m in (row, w_row, layout.place(row), layout.place(w_row),
+                                                           signs[0])], *self.saying(
+            f"cell [0, 0]: row 0 of multihead_flattened against row 0 of W (column 0 of W.T), "
+            f"{width} numbers each{split}"), run_time=0.5)
+        self.wait(1.0)
+        # the products where the two rows meet: number by number, head row by head row
+        self.play(appear(prods), appear(layout.place(prods)), appear(signs[1]), *self.saying(
+            f"number by number: multihead_flattened[0, k] · W[0, k], {width} products on their own colors"),
+                  run_time=1.2)
         self.wait(1.0)
         self.say(cell_arithmetic("", flat[0], weight[0], before[0, 0], cell="cell [0, 0]")
                  + ": the products summed")
-        self.play(fold(strip, 0), vanish(label, rate_func=at_once), run_time=0.8)
-        # the sum, one cube on the result's colors, goes into its place
-        cube = strip.like(before[:1, :1], result.value_range)
-        cube.align_cell((0, 0, 0), strip.cell_center(0, 0))
-        cube.part_of = result
-        there = cube.copy().scale(result.pitch / cube.pitch).align_cell((0, 0, 0), result.cell_center(0, 0))
-        self.remove(strip)
+        at = prods.cell_center(0, 0)
+        self.play(fold(prods, 0), vanish(prods.label, rate_func=at_once), run_time=0.8)
+        self.play(fold(prods, 1), run_time=0.6)
+        cube = row.like(before[:1, :1], (float(before.min()), float(before.max())))
+        cube.align_cell((0, 0, 0), at)
+        self.remove(prods)
         self.add(cube)
-        self.play(cube.animate.become(there), run_time=0.6)
-        self.remove(cube)
-        result.fill((0, 0, 0)).set_cell_opacity(1.0, (0, 0, 0))
-        self.play(vanish(frames, rate_func=at_once), run_time=0.2)
+        self.wait(0.6)
+        self.bench = [row, w_row, row.label, w_row.label, signs]
+        return cube
 
     def first_row(self, flat_grid, w, result, d_out):
         """The rest of row 0: row 0 of multihead_flattened framed, a frame
@@ -206,7 +234,7 @@ class LinearProjection(StageScene):
 
     def add_bias(self, before, bias, output, leaving=(), renamed=None):
         """The bias row over the result, on the result's colors (its size
-        beside the sum's seen), dropped onto every row (a broadcast add);
+        beside the product's seen), dropped onto every row (a broadcast add);
         ``leaving``: the operands, gone as the result takes the stage;
         ``renamed``: the result's old label, giving way to its own as it moves."""
         total = self.total
@@ -215,11 +243,11 @@ class LinearProjection(StageScene):
                       run_time=1.0, renamed=renamed)
         low, high = tick_values((float(bias.min()), float(bias.max())))
         sum_low, sum_high = tick_values(total.value_range)
-        self.say(f"+ bias: one row of {bias.shape[0]}, {low} … {high}: beside the sum's {sum_low} … {sum_high} "
-                 f"nearly 0, so on the sum's colors it is nearly all green")
+        self.say(f"+ bias: one row of {bias.shape[0]}, {low} … {high}: beside multihead_flattened @ W.T's "
+                 f"{sum_low} … {sum_high} nearly 0, so on its colors it is nearly all green")
         bias_row = total.like(bias[None, :], total.value_range, dims=(None,) + self.trace.axes("s21_linear_bias"))
         bias_row.align_cell((0, 0, 0), total.cell_center(0, 0) + UP * total.pitch * 2.0)
-        self.layout.name(bias_row, "bias", RIGHT, scale_of="the sum")
+        self.layout.name(bias_row, "bias", RIGHT, scale_of="multihead_flattened @ W.T")
         self.play(appear(bias_row), appear(self.layout.place(bias_row)))
         self.wait(1.6)
         old = total.label

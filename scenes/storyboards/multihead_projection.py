@@ -51,7 +51,7 @@ class MultiheadProjectionStage(StageScene):
         self.play(appear(weight), appear(xt), appear(self.layout.place(weight)), appear(self.layout.place(xt)))
 
         self.step("broadcast")
-        self.say(f"broadcasting: matmul copies Xᵀ along the head axis, once per head: ×{heads}")
+        self.say(f"broadcasting: matmul uses the one Xᵀ for every head, as if copied along the head axis: ×{heads}")
         counter_at = self.layout.beside([room], Dot(), UP, buff=0.35).get_center()
         counter_at = project(self.camera, counter_at[None])[0]
         copied = broadcast_copies(self, self.layout, xt, heads, [*counter_at, 0.0], run_time=2.0 / self.speed)
