@@ -20,7 +20,6 @@ __all__ = ["LinearProjection"]
 
 BIAS_ROOM = 1.2  # above the result: the bias row and its gap
 SIMILAR = 0.995  # two output rows whose cosine is at least this are said to be alike
-OUT_BAND = 1.3  # the band under W: W's name on the left, the result and its name on the right
 BAND_GAP = 0.12  # between two bands of the layout
 
 
