@@ -238,8 +238,11 @@ class LinearProjection(StageScene):
         ``renamed``: the result's old label, giving way to its own as it moves."""
         total = self.total
         words = self.cfg.sentence
-        self.close_on(total, *leaving, margins=Margins(left=self.layout.word_room(words), top=BIAS_ROOM),
-                      run_time=1.0, renamed=renamed)
+        # room on the right for the bias's name (pushed inside the frame, it stood over the cubes: 21_0365)
+        named = BlockLabel("bias", (1, bias.shape[0]), self.theme, total.value_range,
+                           scale_of="multihead_flattened @ W.T")
+        self.close_on(total, *leaving, margins=Margins(left=self.layout.word_room(words), top=BIAS_ROOM,
+                                                       right=named.width + 0.3), run_time=1.0, renamed=renamed)
         low, high = tick_values((float(bias.min()), float(bias.max())))
         sum_low, sum_high = tick_values(total.value_range)
         self.say(f"+ bias: one row of {bias.shape[0]}, {low} … {high}: beside multihead_flattened @ W.T's "
