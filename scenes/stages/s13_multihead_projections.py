@@ -151,28 +151,34 @@ class MultiheadProjections(StageScene):
         home = block.copy()
         # room on its right for the depth arrow's words, its name (wider than the block) kept in the stage area
         guide = note_text(f"head axis: {heads}", self.theme, font_size=TEXT_SIZE).width + 0.4 if heads > 1 else 0.0
-        target = self.layout.settled(block, Margins(bottom=block.label.height + LABEL_BUFF + 0.1, right=guide),
-                                     view=self.view, area=stack_area)
-        left_edge = self.layout.screen_box([target], self.view)[0]
-        target.shift(LEFT * max(0.0, left_edge + block.label.width - whole.right))
-        block.become(target)
+        margins = Margins(bottom=block.label.height + LABEL_BUFF + 0.1, right=guide)
+        # the cards pile up face on, in the right part: the last head's first, head 0's last, in front (flown in
+        # as the camera turned, head 0 first, a still showed seven slices of three sizes: 13_0149, 13_0146)
+        row, block.label.row = block.label.row, None  # out of the row of three until it goes home: under its block
+        pile = self.layout.settled(block, margins, view=FRONT, area=stack_area)
+        block.become(pile)
         slices = block.split(axis=0)
         for card in cards:
             card.part_of = block
-        # one card after another, head 0 first, as the camera turns to see the depth, slowly enough that a
-        # moment of it shows some in the block and some still in their places (in 3.2 s no still caught the
-        # stacking: 13_0235; tags and cards standing still while the camera turned tilted into a tangle)
-        self.play(LaggedStart(*[c.animate.become(t) for c, t in zip(cards, slices)], lag_ratio=0.6),
-                  self.viewpoint.turn(*self.view), vanish(tags, rate_func=at_once),
-                  *swap(named, self.layout.place(block, view=self.view)), run_time=min(6.0, 1.5 + 0.45 * heads))
+        self.play(LaggedStart(*[c.animate.become(t) for c, t in reversed(list(zip(cards, slices)))], lag_ratio=0.6),
+                  vanish(tags, rate_func=at_once), *swap(named, self.layout.place(block, view=FRONT)),
+                  run_time=min(6.0, 1.5 + 0.45 * heads))
         self.remove(*cards)
         self.add(block)
+        # then the camera turns to see the depth, the block growing into the middle of the stage area (left at
+        # the right, it stood beside 60 % of an empty frame: 13_0219)
+        target = self.layout.settled(block, margins, view=self.view)
+        left_edge = self.layout.screen_box([target], self.view)[0]
+        target.shift(LEFT * max(0.0, left_edge + block.label.width - whole.right))
+        self.play(block.animate.become(target), self.viewpoint.turn(*self.view),
+                  self.layout.follow(block, target, self.view), run_time=1.2)
         depth = self.depth_guide(block, heads)
         if depth is not None:
             self.play(appear(depth, rate_func=at_once), run_time=0.3)
         self.wait(0.8)
         self.say(f"the same for keys and values: one matrix per head in each, {heads} slices deep")
         self.code_at(1, 2)
+        block.label.row = row
         self.play(block.animate.become(home), self.layout.follow(block, home, view=self.view),
                   *([vanish(depth, rate_func=at_once)] if depth is not None else []), run_time=0.8)
         self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], run_time=0.8)
