@@ -161,9 +161,12 @@ class LinearProjection(StageScene):
         w_row = CubeGrid(weight[0].reshape(shape), value_range=own_range(weight[0]))
         prods = CubeGrid(products.reshape(shape), value_range=own_range(products))
         split = f", {heads} rows of {shape[1]}: head by head" if heads > 1 else ""
+        # what the drawing is, under each name (a 9×18 grid named "162" read as unexplained: 21_0048)
+        drawn = f"drawn as {heads} rows of {shape[1]}" if heads > 1 else None
         for grid, name in ((row, "multihead_flattened[0]"), (w_row, "W[0]"),
                            (prods, "multihead_flattened[0]\n* W[0]")):
-            self.layout.bind(grid, BlockLabel(name, (width,), self.theme, grid.value_range, stacked=True))
+            self.layout.bind(grid, BlockLabel(name, (width,), self.theme, grid.value_range, stacked=True,
+                                              note=drawn))
             grid.label.side = DOWN
         # each in a third of the stage area, its name under it inside its third (names wider than the blocks
         # ran into each other in a row of the three)
