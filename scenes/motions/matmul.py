@@ -454,19 +454,27 @@ class MatmulMotion:
         m, n, k = self.m, self.n, self.k
         longest = [_broken(products_name(left_name, right_name, m - 1, n - 1, self.vector))] + (
             [_broken(products_name(left_name, right_name, m - 1, vector=self.vector))] if m > 1 else [])
-        # a name wider than that is said in a caption; the label then reads "products"
+        # a name wider than that is said in a caption; the label then says the row and column alone
+        # ("products" alone did not say which row: 17_0276, 16_0120)
         self.spelled = all(_fits(name) for name in longest)
         ends = own_range(self.products)  # the widest ticks a products' label can have
-        above = [layout.sized_label(self.products_title(longest[0]), (), value_range=ends)]
+        above = [layout.sized_label(self.products_title(longest[0], m - 1, n - 1), (), value_range=ends)]
         if m > 1:
-            above.append(layout.sized_label(self.products_title(longest[1]), (k, n), value_range=ends))
+            above.append(layout.sized_label(self.products_title(longest[1], m - 1), (k, n), value_range=ends))
         above.append(layout.sized_label(self.row_title(0), (), value_range=left.value_range))
         self.room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
         self.room.side = UP
         self.signs = self.arrangement = None
 
-    def products_title(self, name: str) -> str:
-        return _broken(name) if self.spelled else "products"
+    def products_title(self, name: str, row: int, column: int | None = None) -> str:
+        """The products' name: ``name`` (:func:`products_name`'s) where it
+        fits, else the row and column alone ("row 16 * column 7", "row 3 *
+        columns"), the caption naming the operands."""
+        if self.spelled:
+            return _broken(name)
+        if self.vector:
+            return f"row {row} * the vector"
+        return f"row {row} * columns" if column is None else f"row {row} * column {column}"
 
     def row_title(self, i: int) -> str:
         """The row of A laid beside a column of B, before it multiplies:
@@ -775,7 +783,7 @@ class MatmulMotion:
                 scene.play(right.animate.highlight((0, slice(None), j), DIM), *to_bench, *name_column(label),
                            result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                            run_time=0.3 * run_time)
-            multiply(piece, column, products_title(products_name(left_name, right_name, 0, j, vector)),
+            multiply(piece, column, products_title(products_name(left_name, right_name, 0, j, vector), 0, j),
                      products[0, j], 0.2 * run_time, column_name=named)
             marks = VGroup()
             if explain:
@@ -804,7 +812,7 @@ class MatmulMotion:
             # column, left to right, on their own scale and named so from the start, in B's stead; B
             # stays whole and lit where they have not come yet (B hidden read as "the operand vanished",
             # six stills of one reader; B dimmed under them as "the products show B", two readers)
-            label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector)),
+            label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector), i),
                                    values)
             piece.set_cell_opacity(0.0)
             scene.add(piece)
