@@ -173,10 +173,20 @@ class LinearProjection(StageScene):
         area = layout.area()
         below = max(g.label.height for g in (row, w_row, prods)) + LABEL_BUFF + 0.1
         pitch = min(min(area.width / 3 - 1.0, 4.2) / shape[1], (area.height - below - 0.3) / shape[0])
+        # the parts as wide as the names under them need (in equal thirds, the first name, wider than its
+        # third, ran into the second's and stood at the frame's edge: 21_0048)
+        # W[0]'s name over it, the others' under theirs (three names side by side need more than the frame's
+        # width: the first ran into the second's and stood at the frame's edge, 21_0048)
+        w_row.label.side = UP
+        room = Margins(top=w_row.label.height + LABEL_BUFF + 0.1, bottom=below)
+        pitch = min(pitch, (area.height - room.top - room.bottom) / shape[0])
+        needs = [row.label.width + LABEL_GAP, max(w_row.label.width, shape[1] * pitch) + LABEL_GAP,
+                 prods.label.width + LABEL_GAP]
+        cuts = np.concatenate([[0.0], np.cumsum(needs) / sum(needs)])
         for n, grid in enumerate((row, w_row, prods)):
-            part = area.part(n / 3, (n + 1) / 3)
-            layout.fit([grid], view=FRONT, area=part, margins=Margins(bottom=below, top=0.3), max_pitch=pitch)
-            grid.label.within = part
+            part = area.part(cuts[n], cuts[n + 1])
+            layout.fit([grid], view=FRONT, area=part, margins=room, max_pitch=pitch)
+            layout.place(grid)
         signs = VGroup()
         for before_grid, after_grid, text in ((row, w_row, "*"), (w_row, prods, "=")):
             mark = Text(text, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=self.theme.ink)
@@ -185,13 +195,13 @@ class LinearProjection(StageScene):
             layout.fixed(mark)
             signs.add(mark)
         self.play(*[vanish(m, rate_func=at_once) for m in leaving],
-                  *[appear(m, rate_func=at_once) for m in (row, w_row, layout.place(row), layout.place(w_row),
+                  *[appear(m, rate_func=at_once) for m in (row, w_row, row.label, w_row.label,
                                                            signs[0])], *self.saying(
             f"cell [0, 0]: row 0 of multihead_flattened against row 0 of W (column 0 of W.T), "
             f"{width} numbers each{split}"), run_time=0.5)
         self.wait(1.0)
         # the products where the two rows meet: number by number, head row by head row
-        self.play(appear(prods), appear(layout.place(prods)), appear(signs[1]), *self.saying(
+        self.play(appear(prods), appear(prods.label), appear(signs[1]), *self.saying(
             f"number by number: multihead_flattened[0, k] · W[0, k], {width} products on their own colors"),
                   run_time=1.2)
         self.wait(1.0)
