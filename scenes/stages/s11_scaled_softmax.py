@@ -4,7 +4,7 @@ import numpy as np
 from manim import DOWN
 
 from scenes.components.fades import appear, swap
-from scenes.components.numbers import shown_value, tick_values
+from scenes.components.numbers import format_value, shown_value, tick_values
 from scenes.storyboards.row_softmax import RowSoftmaxStage
 
 __all__ = ["ScaledSoftmax"]
@@ -102,6 +102,9 @@ class ScaledSoftmax(RowSoftmaxStage):
         lead = float(np.median(ordered[:, -1] - ordered[:, -2]))
         before = lead * self.cfg.d_k ** 0.5
         top = np.exp(-lead)  # the runner-up's weight beside the top's, at the median lead
+        # the lead after, from the lead before as written: the two agree on screen (6.12 ÷ √17 = 1.48, where the
+        # lead rounded on its own read 1.49: two readers)
+        lead = float(format_value(before)) / self.cfg.d_k ** 0.5
         if top < 1 - ONE_HOT:
             return (f"a row's top score is still ~{shown_value(lead)} above the next (~{shown_value(before)} "
                     f"before ÷√{self.cfg.d_k}, typical row): nearly all the weight on one token")
