@@ -189,14 +189,13 @@ class StageScene(StageDescription, ThreeDScene):
             shown = any(label is m or label in m.get_family() for m in self.mobjects)
             if shown and not self.layout.in_place(result):  # a label changing sides would cross its block
                 hidden, shown = [vanish(label, rate_func=at_once)], False
-            following = [self.layout.follow(result, target, view, track=True)] if shown else []
+            following = [self.layout.follow(result, target, view, track=True)] if shown or renamed is not None else []
             if renamed is not None:
                 # the old name rides beside the block on its own side until the block is nearly there
                 # (at its start the new one's side ran into the caption), then the new one takes over
                 ride = InPlace(renamed, lambda m, alpha: self.layout.inside(
                     self.layout.beside([result], m, renamed.side, buff=LABEL_BUFF)))
-                following = [self.layout.follow(result, target, view, track=True), ride,
-                             *swap(renamed, label, rate_func=lambda t: 1.0 if t >= RENAMED_AT else 0.0)]
+                following += [ride, *swap(renamed, label, rate_func=lambda t: 1.0 if t >= RENAMED_AT else 0.0)]
         # what is leaving goes at once, blocks and texts alike: never caught half-faded and unnamed (a
         # dimmed block without its name read as a glitch, 08_0443), a label never slides across one going
         gone = [vanish(m, rate_func=at_once) for m in leaving]

@@ -308,6 +308,21 @@ def test_a_batched_matmul_does_head_0_then_each_head_in_turn(tmp_path, heads):
     assert seen["names"] == [f"C[{h}]" for h in range(heads)]  # head 0 first, then one head after another
 
 
+def worked_row_batch(scene, left_values, right_values, result_values):
+    """``A`` and ``B`` on screen, then their batched matmul formed
+    ``together``: head 0's row 0 worked, the rest left empty slots."""
+    left, right = operands(scene, left_values, right_values)
+    done = batched_matmul(scene, scene.layout, scene.viewpoint, left, right, result_values,
+                          matmul_products(left_values[0], right_values[0]), names=("A", "B", "C"),
+                          together=True, stack=False)
+    return left, done
+
+
+def formed_rows(grids) -> tuple:
+    """How many rows of each 2D grid are formed (no empty slot)."""
+    return tuple(int((~g.cube_empty.reshape(g.grid_shape)[0]).all(axis=1).sum()) for g in grids)
+
+
 def test_the_other_heads_form_together_row_after_row(tmp_path):
     """A batched matmul formed ``together``: head 0's row 0 is formed (the
     worked example), its later rows and the other heads are empty slots when
@@ -321,19 +336,15 @@ def test_the_other_heads_form_together_row_after_row(tmp_path):
     result_values = np.stack([left_values[h] @ right_values[h] for h in range(heads)])
     seen = {"formed": [], "filling": False}
 
-    def formed_rows(scene):
+    def record(scene):
         if seen["filling"]:
-            seen["formed"].append(tuple(int((~p.cube_empty.reshape(p.grid_shape)[0]).all(axis=1).sum())
-                                        for p in seen["heads"]))
+            seen["formed"].append(formed_rows(seen["heads"]))
 
     class Motion(StageScene):
         title, code = "motion", "motion"
 
         def storyboard(self):
-            left, right = operands(self, left_values, right_values)
-            done = batched_matmul(self, self.layout, self.viewpoint, left, right, result_values,
-                                  matmul_products(left_values[0], right_values[0]), names=("A", "B", "C"),
-                                  together=True, stack=False)
+            _, done = worked_row_batch(self, left_values, right_values, result_values)
             seen["empty"] = done.block.cube_empty.reshape(done.block.grid_shape).copy()
             shown = focus_heads(self, self.layout, self.viewpoint, done.block, "C", ["one", "two"],
                                 rows_are_tokens=False, columns_are_tokens=True, leaving=done.leaving)
@@ -341,7 +352,7 @@ def test_the_other_heads_form_together_row_after_row(tmp_path):
             fill_heads(self, self.layout, shown, run_time=2.0)
             seen["filling"] = False
 
-    render_still(sampled(Motion, 0.1, formed_rows), tmp_path, size=SIZE)
+    render_still(sampled(Motion, 0.1, record), tmp_path, size=SIZE)
     empty = seen["empty"]
     assert not empty[0, 0].any() and empty[0, 1:].all() and empty[1:].all()  # head 0's row 0 only formed
     counts = [c[1] for c in seen["formed"]]
@@ -372,8 +383,7 @@ def test_the_batch_is_seen_with_every_heads_operand_beside_its_result(tmp_path):
         if not seen["filling"]:
             return
         pairs = seen["pairs"]
-        seen["formed"].append(tuple(int((~p.cube_empty.reshape(p.grid_shape)[0]).all(axis=1).sum())
-                                    for p in pairs.results))
+        seen["formed"].append(formed_rows(pairs.results))
         on = [m for top in scene.mobjects for m in top.get_family()]
         seen["frames"].append(sum(isinstance(m, Rectangle) for m in on))
         for grid, result in zip(pairs.weights, pairs.results):
@@ -387,10 +397,7 @@ def test_the_batch_is_seen_with_every_heads_operand_beside_its_result(tmp_path):
         title, code = "motion", "motion"
 
         def storyboard(self):
-            left, right = operands(self, left_values, right_values)
-            done = batched_matmul(self, self.layout, self.viewpoint, left, right, result_values,
-                                  matmul_products(left_values[0], right_values[0]), names=("A", "B", "C"),
-                                  together=True, stack=False)
+            left, done = worked_row_batch(self, left_values, right_values, result_values)
             pairs = pair_heads(self, self.layout, self.viewpoint, done.block, (left.values, left.value_range),
                                done.operands[1], ("A", "C"), leaving=done.leaving)
             seen["pairs"], seen["filling"] = pairs, True

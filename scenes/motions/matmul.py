@@ -295,7 +295,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
                      if g in shown and g not in turned],
                    *[vanish(g.label, rate_func=at_once) for g in turned], *told, run_time=run_time)
         late = [layout.place(g) for g in (left, right) if g not in shown or g in turned]  # where its block went
-    signs = _signs(layout, left, right, result)
+    signs = signs_between(layout, left, right, result)
     layout.place(result)
     result.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots: grey, never the pattern to come
     # the operands (on entering) and every text at once (a name caught half-faded: 17_0060); the empty slots
@@ -305,11 +305,12 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     return signs, chosen
 
 
-def _signs(layout: Layout, left: CubeGrid, right: CubeGrid, result: CubeGrid) -> VGroup:
-    """The "·" between ``left`` and ``right`` and the "=" between ``right``
-    and ``result``, each centred in its gap as seen now (pinned, not shown)."""
+def signs_between(layout: Layout, left: CubeGrid, right: CubeGrid, result: CubeGrid, marks=("·", "=")) -> VGroup:
+    """The ``marks`` between ``left`` and ``right`` and between ``right``
+    and ``result`` (a matmul's "·" and "="), each centred in its gap as seen
+    now (pinned, not shown)."""
     signs = VGroup()
-    for before, after, sign in ((left, right, "·"), (right, result, "=")):
+    for before, after, sign in ((left, right, marks[0]), (right, result, marks[1])):
         mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"  # a "·" glyph is 3 px at 480p
                 else Text(sign, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=layout.theme.ink))
         gap = layout.screen_box([after])[0] - layout.screen_box([before])[2]

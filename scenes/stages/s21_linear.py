@@ -2,19 +2,19 @@
 162 products summed; the cells of row 0, then the other rows, row after row; then the bias on every row."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Rectangle, Text, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, VGroup
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import InPlace, appear, at_once, swap, vanish
-from scenes.components.labels import NAME_SIZE, TEXT_FONT, BlockLabel, shape_text
+from scenes.components.labels import BlockLabel, shape_text
 from scenes.components.numbers import cell_arithmetic, shown_sum, shown_value, tick_values
 from scenes.components.projection import FRONT, project_at, world_at_screen
 from scenes.layout import LABEL_BUFF, Margins
 from scenes.layout.fit import LABEL_GAP
 from scenes.layout.area import MAX_PITCH, StageArea
 from scenes.motions.bias import add_bias_rows
-from scenes.motions.matmul import SLOT_OPACITY, fold, frame_around, own_range, sweep_rows
+from scenes.motions.matmul import SLOT_OPACITY, fold, frame_around, own_range, signs_between, sweep_rows
 
 __all__ = ["LinearProjection"]
 
@@ -70,11 +70,11 @@ class LinearProjection(StageScene):
         self.play(appear(frames, rate_func=at_once), *self.saying(
             "cell [0, 0]: row 0 of multihead_flattened against row 0 of W, number by number"), run_time=0.6)
         self.wait(0.8)
-        cube = self.first_cell(flat, weight, before, leaving=(*whole, frames))
+        cube, bench = self.first_cell(flat, weight, before, leaving=(*whole, frames))
         # back to the whole blocks: the sum goes into the result's first cell
         there = cube.copy().scale(result.pitch / cube.pitch).align_cell((0, 0, 0), result.cell_center(0, 0))
         cube.part_of = result
-        self.play(*[vanish(m, rate_func=at_once) for m in self.bench], *[appear(m, rate_func=at_once) for m in whole],
+        self.play(*[vanish(m, rate_func=at_once) for m in bench], *[appear(m, rate_func=at_once) for m in whole],
                   cube.animate.become(there), *self.saying(
                       "cell [0, 0] in its place: every cell is such a row against a row of W"), run_time=0.8)
         self.remove(cube)
@@ -132,13 +132,11 @@ class LinearProjection(StageScene):
         layout.beside([result], result.label, LEFT, buff=LABEL_BUFF, view=FRONT)
         layout.upright(result.label)
 
-    def flush(self, label, left: float = None, right: float = None):
-        """``label`` moved along its line so its left edge is at ``left``
-        (or its right edge at ``right``), seen from the front."""
+    def flush(self, label, left: float):
+        """``label`` moved along its line so its left edge is at ``left``, seen from the front."""
         center = label.get_center()
-        x, y = project_at(self.camera, center[None], FRONT)[0]
-        x = left + label.width / 2 if left is not None else right - label.width / 2
-        label.move_to(world_at_screen(self.camera, (x, y), center, FRONT))
+        y = project_at(self.camera, center[None], FRONT)[0][1]
+        label.move_to(world_at_screen(self.camera, (left + label.width / 2, y), center, FRONT))
         return label
 
     def first_cell(self, flat, weight, before, leaving=()):
@@ -149,7 +147,7 @@ class LinearProjection(StageScene):
         colors), which close up into one cube: the cell (4-5 px a number in
         the whole blocks, "row 0 against row 0 of W" could not be seen:
         21_0042, the 29th reader). ``leaving``: the whole blocks, gone as the
-        rows come. Returns the cube, left on screen."""
+        rows come. Returns the cube and the bench, left on screen."""
         layout = self.layout
         heads = self.cfg.heads
         width = flat.shape[1]
@@ -168,18 +166,14 @@ class LinearProjection(StageScene):
             self.layout.bind(grid, BlockLabel(name, (width,), self.theme, grid.value_range, stacked=True,
                                               note=drawn))
             grid.label.side = DOWN
-        # each in a third of the stage area, its name under it inside its third (names wider than the blocks
-        # ran into each other in a row of the three)
+        # W[0]'s name over it, the others' under theirs, each block in a part as wide as its name needs (three
+        # names side by side need more than the frame's width: the first ran into the second's and stood at
+        # the frame's edge, 21_0048)
         area = layout.area()
-        below = max(g.label.height for g in (row, w_row, prods)) + LABEL_BUFF + 0.1
-        pitch = min(min(area.width / 3 - 1.0, 4.2) / shape[1], (area.height - below - 0.3) / shape[0])
-        # the parts as wide as the names under them need (in equal thirds, the first name, wider than its
-        # third, ran into the second's and stood at the frame's edge: 21_0048)
-        # W[0]'s name over it, the others' under theirs (three names side by side need more than the frame's
-        # width: the first ran into the second's and stood at the frame's edge, 21_0048)
         w_row.label.side = UP
-        room = Margins(top=w_row.label.height + LABEL_BUFF + 0.1, bottom=below)
-        pitch = min(pitch, (area.height - room.top - room.bottom) / shape[0])
+        room = Margins(top=w_row.label.height + LABEL_BUFF + 0.1,
+                       bottom=max(g.label.height for g in (row, w_row, prods)) + LABEL_BUFF + 0.1)
+        pitch = min(min(area.width / 3 - 1.0, 4.2) / shape[1], (area.height - room.top - room.bottom) / shape[0])
         needs = [row.label.width + LABEL_GAP, max(w_row.label.width, shape[1] * pitch) + LABEL_GAP,
                  prods.label.width + LABEL_GAP]
         cuts = np.concatenate([[0.0], np.cumsum(needs) / sum(needs)])
@@ -187,13 +181,7 @@ class LinearProjection(StageScene):
             part = area.part(cuts[n], cuts[n + 1])
             layout.fit([grid], view=FRONT, area=part, margins=room, max_pitch=pitch)
             layout.place(grid)
-        signs = VGroup()
-        for before_grid, after_grid, text in ((row, w_row, "*"), (w_row, prods, "=")):
-            mark = Text(text, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=self.theme.ink)
-            gap = layout.screen_box([after_grid])[0] - layout.screen_box([before_grid])[2]
-            layout.beside([before_grid], mark, RIGHT, buff=(gap - mark.width) / 2)
-            layout.fixed(mark)
-            signs.add(mark)
+        signs = signs_between(layout, row, w_row, prods, marks=("*", "="))
         self.play(*[vanish(m, rate_func=at_once) for m in leaving],
                   *[appear(m, rate_func=at_once) for m in (row, w_row, row.label, w_row.label,
                                                            signs[0])], *self.saying(
@@ -215,8 +203,7 @@ class LinearProjection(StageScene):
         self.remove(prods)
         self.add(cube)
         self.wait(0.6)
-        self.bench = [row, w_row, row.label, w_row.label, signs]
-        return cube
+        return cube, [row, w_row, row.label, w_row.label, signs]
 
     def first_row(self, flat_grid, w, result, d_out):
         """The rest of row 0: row 0 of multihead_flattened framed, a frame
@@ -288,17 +275,9 @@ class LinearProjection(StageScene):
         self.say(self.remark(output))
         alike = self.alike(output)
         if alike is not None:
-            frames = VGroup(*[self.row_frame(total, row) for row in alike])
+            frames = VGroup(*[frame_around(self.layout, total, (0, row), pad=0.2, stroke=2.5) for row in alike])
             self.play(appear(frames), run_time=0.6)
         self.wait(0.9)
-
-    def row_frame(self, grid, row: int) -> Rectangle:
-        left, bottom, right, top = self.layout.screen_box([grid.subgrid((0, row))])
-        pad = 0.2 * grid.pitch
-        frame = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=2.5,
-                          color=self.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
-        self.layout.fixed(frame)
-        return frame
 
     def alike(self, output):
         """The two most alike rows of the output, if they are alike enough to say so."""
