@@ -40,7 +40,6 @@ from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
 
 __all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "fold",
-           "reveal_columns",
            "head_slice",
            "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
@@ -809,17 +808,14 @@ class MatmulMotion:
                        right.animate.clear_highlight(),
                        result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
                        *(_saying(scene, say, told) if told else []), run_time=0.25 * run_time)
-            # the row times every column of B (the row broadcast): the products laid over B column by
-            # column, left to right, on their own scale and named so from the start, in B's stead; B
-            # stays whole and lit where they have not come yet (B hidden read as "the operand vanished",
-            # six stills of one reader; B dimmed under them as "the products show B", two readers)
+            # the row times every column of B (the row broadcast): the products laid over B, on their own
+            # scale and named so, in B's stead, all in one frame (laid column by column, a still caught B's
+            # last columns under the products' name and read them as wrong products: 03_0437, 05_0529 for
+            # the 28th and 31st readers; B hidden read as "the operand vanished", B dimmed under them as "the
+            # products show B"), then held whole
             label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector), i),
                                    values)
-            piece.set_cell_opacity(0.0)
-            scene.add(piece)
-            # quickly, then held whole (a still of the first columns over a still lit B read as the products
-            # showing B: 03_0437, 05_0529)
-            scene.play(reveal_columns(piece), *take_place(label, covering=True), run_time=0.2 * run_time)
+            scene.play(appear(piece, rate_func=at_once), *take_place(label, covering=True), run_time=0.2 * run_time)
             scene.wait(0.25 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products closes up into its top cube: the sums, seen; they become C's row i on
@@ -1079,19 +1075,6 @@ def fold(grid: CubeGrid, axis: int):
     squeeze = np.eye(3) - (1.0 - 1.0 / count) * np.outer(direction, direction)
     start = grid.cell_center(0, 0) - direction * grid.pitch / 2  # the first cube's outer face
     return grid.animate.apply_matrix(squeeze, about_point=start)
-
-
-def reveal_columns(grid: CubeGrid) -> InPlace:
-    """The columns of a 2D ``grid`` appear one after another, left to right,
-    each whole at once (a column half-faded over another block showed
-    colors of neither scale: 10_0474)."""
-    columns = grid.grid_shape[2]
-
-    def update(block, alpha):
-        for c in range(columns):
-            block.set_cell_opacity(1.0 if alpha * columns > c else 0.0, (0, slice(None), c))
-
-    return InPlace(grid, update)
 
 
 def sweep_rows(scene, layout: Layout, left: CubeGrid, right: CubeGrid, result: CubeGrid, run_time: float,
