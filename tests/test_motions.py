@@ -17,7 +17,7 @@ from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appearing
 from scenes.engine.manim_hooks import sampled, screen_points
 from scenes.motions.broadcast import broadcast_copies
-from scenes.motions.heads import fill_heads, focus_heads, form_pairs, pair_heads
+from scenes.motions.heads import PAIR_LEAST, fill_heads, focus_heads, form_pairs, pair_heads
 from scenes.motions.matmul import batched_matmul, matmul
 from scenes.motions.turns import transpose_turn, turn
 from scenes.motions.vectors import beside_matrix, matrix_vector
@@ -416,6 +416,54 @@ def test_the_batch_is_seen_with_every_heads_operand_beside_its_result(tmp_path):
     assert counts == sorted(counts) and set(range(1, rows)) <= set(counts)
     assert max(seen["frames"]) >= 2 * heads + 1
     for piece, values in zip(pairs.results, result_values):
+        assert not piece.cube_empty.any()
+        assert np.allclose(piece.values.reshape(values.shape), values)
+
+
+def test_too_many_heads_to_read_draw_the_first_pairs_large_and_dots_for_the_rest(tmp_path):
+    """Nine heads of 17×16 against one 16×8 operand: every pair side by side
+    would draw 4 px cubes at 480p (14_0334, "confetti"). The first heads'
+    pairs are drawn, each cube at least PAIR_LEAST, in one row; a "⋯"
+    tagged "heads d–8" stands for the others, whose results are formed with
+    the drawn ones (out of sight) and end as their own products
+    (hand-written: ``@`` per head); focus_heads then brings every head out."""
+    heads, rows, inner, cols = 9, 17, 16, 8
+    rng = np.random.default_rng(11)
+    left_values = rng.random((heads, rows, inner))
+    right_values = np.repeat(rng.normal(size=(1, inner, cols)), heads, axis=0)
+    result_values = np.stack([left_values[h] @ right_values[h] for h in range(heads)])
+    seen = {}
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            left, done = worked_row_batch(self, left_values, right_values, result_values)
+            pairs = pair_heads(self, self.layout, self.viewpoint, done.block, (left.values, left.value_range),
+                               done.operands[1], ("A", "C"), leaving=done.leaving)
+            seen["pairs"] = pairs
+            on = [m for top in self.mobjects for m in top.get_family()]
+            seen["dots on screen"] = pairs.dots is not None and any(pairs.dots is m for m in on)
+            seen["unseen on screen"] = any(g is m for g in pairs.unseen for m in on)
+            seen["tags"] = [t.original_text for t in pairs.tags]
+            seen["pitch"] = min((box[2] - box[0]) / g.grid_shape[2] for g in (*pairs.weights, *pairs.results)
+                                for box in [self.layout.screen_box([g])])
+            form_pairs(self, self.layout, pairs, run_time=1.0)
+            shown = focus_heads(self, self.layout, self.viewpoint, done.block, "C", list("abcdefgh"),
+                                rows_are_tokens=False, slices=pairs.every, leaving=pairs.leaving(), run_time=0.5)
+            seen["others"] = shown.others
+
+    render_still(Motion, tmp_path)
+    pairs = seen["pairs"]
+    drawn = len(pairs.results)
+    assert 2 <= drawn < heads and len(pairs.weights) == drawn and len(pairs.unseen) == heads - drawn
+    # as many pairs as keep PAIR_LEAST, at least two (then as large as the rows' height allows: over 6 px at
+    # 480p here, where all nine side by side had 4.5)
+    assert (seen["pitch"] >= PAIR_LEAST or drawn == 2) and seen["pitch"] > 0.1
+    assert seen["dots on screen"] and not seen["unseen on screen"]
+    assert seen["tags"][-1] == f"heads {drawn}–{heads - 1}"
+    assert len(seen["others"]) == heads - 1
+    for piece, values in zip(pairs.every, result_values):
         assert not piece.cube_empty.any()
         assert np.allclose(piece.values.reshape(values.shape), values)
 

@@ -18,7 +18,7 @@ from ..layout.fit import HEAD_GAP, LABEL_GAP, head_grid
 from .turns import diagonal, turn
 
 __all__ = ["FocusHeads", "HeadPairs", "head_tags", "focus_heads", "fill_heads", "form_rows_together", "pair_heads",
-           "form_pairs", "turn_heads", "FOCUS_SHARE", "role_lines", "tag_width"]
+           "form_pairs", "turn_heads", "FOCUS_SHARE", "PAIR_LEAST", "role_lines", "tag_width"]
 
 
 SHORT_ROLES = {"previous token": "previous", "next token": "next", "first token": "first",
@@ -166,7 +166,7 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
     if others:
         right_part = area.part(share + 0.03, 1.0)
         slot = (max(rows, later_rows), max(cols, later_cols))
-        thumbs = [ghost(s, (1,) + slot) for s in others]
+        thumbs = [ghost(others[0], (1,) + slot) for _ in others]  # one size (a head not drawn waits small)
         if roles:  # two-line tags (what each head looks at) go beside the heads, not over them
             wide = tag_width(layout, heads - 1, roles=roles, first=1)
             gap = (THUMB_GAP[0] + wide + TAG_BUFF, THUMB_GAP[1] / 2)
@@ -263,14 +263,23 @@ class HeadPairs:
     arrows: VGroup
     names: list
     result_label: Mobject
+    unseen: list = ()  # the heads not drawn (too many to read): their results, out of sight behind ...
+    dots: Mobject | None = None  # ... the "⋯" standing for their pairs
+
+    @property
+    def every(self) -> list:
+        """Every head's result, head 0 first."""
+        return [*self.results, *self.unseen]
 
     def leaving(self) -> list:
         """What goes when the results move on: all but the results and their name."""
         return [*self.weights, self.operand, self.operand.label, self.tags, self.arrows,
-                *[m for m in self.names if m is not self.result_label]]
+                *[m for m in self.names if m is not self.result_label]] + ([self.dots] if self.dots else [])
 
 
 PAIR_GAP = 4  # cells between a head's left operand and its result: room for the arrow
+PAIR_APART = 5  # cells between two heads' pairs, when only the first heads' are drawn
+PAIR_LEAST = 0.13  # a drawn pair's cube at least this (frame units: 8 px at 480p), else fewer heads drawn
 
 
 def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving=(), run_time: float = 0.6,
@@ -314,11 +323,36 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
         return min(size, alone), columns, share
 
     least_share = (operand.label.width + 0.2) / area.width  # its name fits under it, inside its part
-    _, columns, share = max(sizes(s) for s in np.linspace(least_share, max(0.4, least_share + 0.1), 18))
+    size, columns, share = max(sizes(s) for s in np.linspace(least_share, max(0.4, least_share + 0.1), 18))
+    drawn, rest = heads, None
+    if size < PAIR_LEAST and heads > 2:
+        # every head's pair too small to read (nine heads: cubes of 4 px at 480p, "confetti", 14_0334 and four
+        # readers before): the first heads' pairs large, in one row, and "⋯" for the rest, formed alike
+        rest = note_text(f"heads {{}}–{heads - 1}", layout.theme, font_size=TEXT_SIZE)
+        pair_area = area.part(share + 0.03, 1.0)
+
+        def pitch(n):
+            rest.become(note_text(f"heads {n}–{heads - 1}", layout.theme, font_size=TEXT_SIZE))
+            across = (pair_area.width - rest.width - 2 * HEAD_GAP[0]) / (n * width + (n - 1) * PAIR_APART)
+            return min(across, (pair_area.height - TAG_ROOM - below) / rows)
+
+        drawn = max([n for n in range(2, heads) if pitch(n) >= PAIR_LEAST] or [2])
+        size = pitch(drawn)
     pair_area = area.part(share + 0.03, 1.0)
-    ghosts = [results[0].like(np.zeros((1, rows, width))).set_cell_opacity(0.0) for _ in range(heads)]
-    layout.grid_of_blocks(ghosts, columns, gap=HEAD_GAP, area=pair_area, least=least,
-                          margins=Margins(top=TAG_ROOM, bottom=below))
+    if rest is None:
+        ghosts = [results[0].like(np.zeros((1, rows, width))).set_cell_opacity(0.0) for _ in range(heads)]
+        layout.grid_of_blocks(ghosts, columns, gap=HEAD_GAP, area=pair_area, least=least,
+                              margins=Margins(top=TAG_ROOM, bottom=below))
+    else:  # one row: the drawn pairs, PAIR_APART cells apart, then the "⋯" and its tag in the room left
+        beyond = int(np.ceil((rest.width + 2 * HEAD_GAP[0]) / size))
+        row = results[0].like(np.zeros((1, rows, drawn * width + (drawn - 1) * PAIR_APART + beyond)))
+        row.set_cell_opacity(0.0)
+        layout.grid_of_blocks([row], 1, gap=HEAD_GAP, area=pair_area, margins=Margins(top=TAG_ROOM, bottom=below))
+        ghosts = []
+        for h in range(drawn):
+            ghosts.append(results[0].like(np.zeros((1, rows, width))).set_cell_opacity(0.0))
+            ghosts[-1].scale(row.pitch / ghosts[-1].pitch).align_cell((0, 0, 0),
+                                                                       row.cell_center(0, h * (width + PAIR_APART)))
     pitch = ghosts[0].pitch
     w_targets, r_targets = [], []
     for h, room in enumerate(ghosts):
@@ -326,6 +360,19 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
             there = grid.copy().scale(pitch / grid.pitch)
             there.align_cell((0, 0, 0), room.cell_center(0, at))
             targets.append(there)
+    ellipsis, dots = None, None
+    if rest is not None:
+        # "⋯" where the other heads' pairs would stand, "heads d–(h-1)" over it on the tags' line; those heads'
+        # results wait there, small and out of sight, formed with the drawn ones, and come out of it as the
+        # heads part (focus_heads)
+        ellipsis = row.like(np.zeros((1, rows, beyond))).set_cell_opacity(0.0)
+        ellipsis.align_cell((0, 0, 0), row.cell_center(0, drawn * width + (drawn - 1) * PAIR_APART))
+        left, bottom, right, top = layout.screen_box([ellipsis], view=FRONT)
+        dots = note_text("⋯", layout.theme, font_size=2 * NAME_SIZE).move_to([(left + right) / 2, (bottom + top) / 2, 0])
+        layout.fixed(dots)
+        for h in range(drawn, heads):
+            results[h].scale(dots.height / results[h].height).move_to(ellipsis)
+    grids, w_targets = grids[:drawn], w_targets[:drawn]
     o_target = operand.copy()
     # as large as its part allows (the room its name takes beside the pairs), its name over it: the band
     # under the pairs is the formula's (the two side by side did not fit: 14 at 480p)
@@ -340,11 +387,12 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
         arrows.add(Arrow([w_right + pitch * 0.6, y, 0], [r_left - pitch * 0.6, y, 0], buff=0.0, stroke_width=2.5,
                          max_tip_length_to_length_ratio=0.45, color=layout.theme.muted))
     layout.fixed(arrows)
-    tags = head_tags(layout, ghosts)
+    tags = head_tags(layout, ghosts + ([ellipsis] if ellipsis else []), texts=[tag_text(h) for h in range(drawn)] + (
+        [f"heads {drawn}–{heads - 1}"] if ellipsis else []))
     # the formula of names under the pairs: "weights[h] · Xᵀ = results[h]", as each pair's arrow reads
     formula = VGroup(labels[0], sign, labels[1]).arrange(RIGHT, buff=LABEL_GAP / 2, aligned_edge=UP)
     sign.match_y(labels[0][0])  # on the names' line
-    layout.beside(ghosts, formula, DOWN, buff=LABEL_BUFF, view=FRONT)
+    layout.beside(ghosts + ([ellipsis] if ellipsis else []), formula, DOWN, buff=LABEL_BUFF, view=FRONT)
     layout.inside(formula, area, view=FRONT)
     layout.upright(*labels)
     layout.fixed(sign)
@@ -354,9 +402,10 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
         grid.label, grid.thumbnail, grid.part_of = labels[1], True, None
     # one cut, half-way through the play: the bench as it was, then every head's pair in its place (head 0's
     # from the bench, flying across the others' places, crossed the shared operand: 15_0094 at a corner)
-    for grid, there in zip([*grids, *results[1:]], [*w_targets, *r_targets[1:]]):
+    seen, unseen = results[:drawn], results[drawn:]
+    for grid, there in zip([*grids, *seen[1:]], [*w_targets, *r_targets[1:]]):
         grid.become(there)
-    coming = [*grids, *results[1:], tags, arrows, *labels, sign]
+    coming = [*grids, *seen[1:], tags, arrows, *labels, sign] + ([dots] if dots else [])
     scene.remove(*grids, *results[1:])
     follow = layout.follow(operand, o_target, view=FRONT)
     follow.rate_func = halfway
@@ -365,7 +414,7 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
                operand.animate(rate_func=halfway).become(o_target), follow,
                *[appear(m, rate_func=halfway) for m in coming], *told, run_time=run_time)
     operand.thumbnail = True
-    return HeadPairs(grids, results, operand, tags, arrows, [labels[0], sign, labels[1]], labels[1])
+    return HeadPairs(grids, seen, operand, tags, arrows, [labels[0], sign, labels[1]], labels[1], unseen, dots)
 
 
 def form_pairs(scene, layout, pairs: HeadPairs, run_time: float, told=()) -> None:
@@ -373,6 +422,9 @@ def form_pairs(scene, layout, pairs: HeadPairs, run_time: float, told=()) -> Non
     :func:`form_rows_together` forms them, a frame on the row of each
     head's left operand that makes it and one round the shared operand."""
     form_rows_together(scene, layout, pairs.results, run_time, told, lit=pairs.weights, whole=[pairs.operand])
+    for grid in pairs.unseen:  # formed with them, at the same time, out of sight
+        grid.fill()
+        grid.set_cell_opacity(1.0)
 
 
 def fill_heads(scene, layout, shown: FocusHeads, run_time: float, told=()) -> None:

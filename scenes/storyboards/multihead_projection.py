@@ -92,9 +92,11 @@ class MultiheadProjectionStage(StageScene):
                                    f"the batched matmul: every head's own {self.weight_name}[h] against the one "
                                    f"Xᵀ; head 0's row 0 is formed"))
             self.step("heads")
+            drawn = len(pairs.results)
+            alike = f"; heads {drawn}–{heads - 1} alike, not drawn" if pairs.unseen else ""
             form_pairs(self, self.layout, pairs, run_time=min(7.5, 1.5 + 0.35 * rows), told=self.saying(
-                f"row i of {self.weight_name}[h] · Xᵀ gives row i of {self.result_name}[h]: row i of all "
-                f"{heads} heads at once, row after row"))
+                f"row i of all {heads} heads at once, row after row, each from row i of its own "
+                f"{self.weight_name}[h]{alike}"))
             self.wait(0.5)
             leaving = pairs.leaving()
         told = self.saying(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} "
@@ -105,7 +107,7 @@ class MultiheadProjectionStage(StageScene):
         shown = focus_heads(self, self.layout, self.viewpoint, result, self.result_name, self.cfg.sentence,
                             rows_are_tokens=False, columns_are_tokens=True, room_for=room_for, leaving=leaving,
                             run_time=1.0, rate_func=rush_from,  # the block alone at the edge: 15_0294, 15_0141
-                            told=told, slices=pairs.results if pairs else None)
+                            told=told, slices=pairs.every if pairs else None)
         if pairs is None:
             self.step("heads")
         return shown
