@@ -195,14 +195,37 @@ class LinearProjection(StageScene):
         self.wait(1.0)
         self.say(cell_arithmetic("", flat[0], weight[0], before[0, 0], cell="cell [0, 0]")
                  + ": the products summed")
-        at = prods.cell_center(0, 0)
+        at, pitch = prods.cell_center(0, 0), prods.pitch
         self.play(fold(prods, 0), vanish(prods.label, rate_func=at_once), run_time=0.8)
-        self.play(fold(prods, 1), run_time=0.6)
+        last = prods
+        if heads > 1:
+            # the 162-term sum in two steps a still can catch: each head's row of products into one number (the
+            # head's part of the cell), then those parts into the cell (the fold of all 162 at once was between
+            # every reader's stills: "the 162-term sum never visibly happens", the 31st reader)
+            parts = products.reshape(shape).sum(axis=1)
+            sums = CubeGrid(parts.reshape(heads, 1), value_range=own_range(parts))
+            sums.scale(pitch / sums.pitch).align_cell((0, 0, 0), at)
+            self.layout.bind(sums, BlockLabel("row sums", (heads,), self.theme, sums.value_range, stacked=True,
+                                              note="one per head"))
+            sums.label.side = RIGHT
+            self.layout.place(sums)
+            self.layout.inside(sums.label, view=FRONT)
+            self.remove(prods)
+            self.add(sums)
+            self.play(appear(sums.label, rate_func=at_once), *self.saying(
+                f"each row's {shape[1]} products summed: {heads} row sums, head 0's part of the cell, head 1's, …"),
+                      run_time=0.4)
+            self.wait(1.6)
+            self.say(f"cell [0, 0] = the {heads} row sums added: {shown_sum(parts, before[0, 0])}")
+            last = sums
+            self.play(fold(sums, 1), vanish(sums.label, rate_func=at_once), run_time=0.8)
+        else:
+            self.play(fold(prods, 1), run_time=0.6)
         cube = row.like(before[:1, :1], (float(before.min()), float(before.max())))
         cube.align_cell((0, 0, 0), at)
-        self.remove(prods)
+        self.remove(last)
         self.add(cube)
-        self.wait(0.6)
+        self.wait(1.2)
         return cube, [row, w_row, row.label, w_row.label, signs]
 
     def first_row(self, flat_grid, w, result, d_out):
