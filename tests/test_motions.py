@@ -318,6 +318,15 @@ def worked_row_batch(scene, left_values, right_values, result_values):
     return left, done
 
 
+def worked_pairs(scene, left_values, right_values, result_values):
+    """:func:`worked_row_batch`, then every head's pair laid out
+    (:func:`pair_heads`); the batched matmul and the pairs."""
+    left, done = worked_row_batch(scene, left_values, right_values, result_values)
+    pairs = pair_heads(scene, scene.layout, scene.viewpoint, done.block, (left.values, left.value_range),
+                       done.operands[1], ("A", "C"), leaving=done.leaving)
+    return done, pairs
+
+
 def formed_rows(grids) -> tuple:
     """How many rows of each 2D grid are formed (no empty slot)."""
     return tuple(int((~g.cube_empty.reshape(g.grid_shape)[0]).all(axis=1).sum()) for g in grids)
@@ -397,9 +406,7 @@ def test_the_batch_is_seen_with_every_heads_operand_beside_its_result(tmp_path):
         title, code = "motion", "motion"
 
         def storyboard(self):
-            left, done = worked_row_batch(self, left_values, right_values, result_values)
-            pairs = pair_heads(self, self.layout, self.viewpoint, done.block, (left.values, left.value_range),
-                               done.operands[1], ("A", "C"), leaving=done.leaving)
+            done, pairs = worked_pairs(self, left_values, right_values, result_values)
             seen["pairs"], seen["filling"] = pairs, True
             form_pairs(self, self.layout, pairs, run_time=2.0)
             seen["filling"] = False
@@ -438,9 +445,7 @@ def test_too_many_heads_to_read_draw_the_first_pairs_large_and_dots_for_the_rest
         title, code = "motion", "motion"
 
         def storyboard(self):
-            left, done = worked_row_batch(self, left_values, right_values, result_values)
-            pairs = pair_heads(self, self.layout, self.viewpoint, done.block, (left.values, left.value_range),
-                               done.operands[1], ("A", "C"), leaving=done.leaving)
+            done, pairs = worked_pairs(self, left_values, right_values, result_values)
             seen["pairs"] = pairs
             on = [m for top in self.mobjects for m in top.get_family()]
             seen["dots on screen"] = pairs.dots is not None and any(pairs.dots is m for m in on)

@@ -324,35 +324,39 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
 
     least_share = (operand.label.width + 0.2) / area.width  # its name fits under it, inside its part
     size, columns, share = max(sizes(s) for s in np.linspace(least_share, max(0.4, least_share + 0.1), 18))
-    drawn, rest = heads, None
+    pair_area = area.part(share + 0.03, 1.0)
+
+    def blank(columns):  # an invisible grid of ``rows`` × ``columns``: room on screen
+        return results[0].like(np.zeros((1, rows, columns))).set_cell_opacity(0.0)
+
+    def rest_tag(first):  # the tag of the heads not drawn
+        return f"heads {first}–{heads - 1}"
+
+    def rest_room(first):  # its width and the gaps either side
+        return note_text(rest_tag(first), layout.theme, font_size=TEXT_SIZE).width + 2 * HEAD_GAP[0]
+
+    drawn = heads
     if size < PAIR_LEAST and heads > 2:
         # every head's pair too small to read (nine heads: cubes of 4 px at 480p, "confetti", 14_0334 and four
         # readers before): the first heads' pairs large, in one row, and "⋯" for the rest, formed alike
-        rest = note_text(f"heads {{}}–{heads - 1}", layout.theme, font_size=TEXT_SIZE)
-        pair_area = area.part(share + 0.03, 1.0)
 
         def pitch(n):
-            rest.become(note_text(f"heads {n}–{heads - 1}", layout.theme, font_size=TEXT_SIZE))
-            across = (pair_area.width - rest.width - 2 * HEAD_GAP[0]) / (n * width + (n - 1) * PAIR_APART)
+            across = (pair_area.width - rest_room(n)) / (n * width + (n - 1) * PAIR_APART)
             return min(across, (pair_area.height - TAG_ROOM - below) / rows)
 
         drawn = max([n for n in range(2, heads) if pitch(n) >= PAIR_LEAST] or [2])
         size = pitch(drawn)
-    pair_area = area.part(share + 0.03, 1.0)
-    if rest is None:
-        ghosts = [results[0].like(np.zeros((1, rows, width))).set_cell_opacity(0.0) for _ in range(heads)]
+    if drawn == heads:
+        ghosts = [blank(width) for _ in range(heads)]
         layout.grid_of_blocks(ghosts, columns, gap=HEAD_GAP, area=pair_area, least=least,
                               margins=Margins(top=TAG_ROOM, bottom=below))
     else:  # one row: the drawn pairs, PAIR_APART cells apart, then the "⋯" and its tag in the room left
-        beyond = int(np.ceil((rest.width + 2 * HEAD_GAP[0]) / size))
-        row = results[0].like(np.zeros((1, rows, drawn * width + (drawn - 1) * PAIR_APART + beyond)))
-        row.set_cell_opacity(0.0)
+        beyond = int(np.ceil(rest_room(drawn) / size))
+        row = blank(drawn * width + (drawn - 1) * PAIR_APART + beyond)
         layout.grid_of_blocks([row], 1, gap=HEAD_GAP, area=pair_area, margins=Margins(top=TAG_ROOM, bottom=below))
-        ghosts = []
-        for h in range(drawn):
-            ghosts.append(results[0].like(np.zeros((1, rows, width))).set_cell_opacity(0.0))
-            ghosts[-1].scale(row.pitch / ghosts[-1].pitch).align_cell((0, 0, 0),
-                                                                       row.cell_center(0, h * (width + PAIR_APART)))
+        ghosts = [blank(width) for _ in range(drawn)]
+        for h, ghost_h in enumerate(ghosts):
+            ghost_h.scale(row.pitch / ghost_h.pitch).align_cell((0, 0, 0), row.cell_center(0, h * (width + PAIR_APART)))
     pitch = ghosts[0].pitch
     w_targets, r_targets = [], []
     for h, room in enumerate(ghosts):
@@ -361,14 +365,15 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
             there.align_cell((0, 0, 0), room.cell_center(0, at))
             targets.append(there)
     ellipsis, dots = None, None
-    if rest is not None:
+    if drawn < heads:
         # "⋯" where the other heads' pairs would stand, "heads d–(h-1)" over it on the tags' line; those heads'
         # results wait there, small and out of sight, formed with the drawn ones, and come out of it as the
         # heads part (focus_heads)
         ellipsis = row.like(np.zeros((1, rows, beyond))).set_cell_opacity(0.0)
         ellipsis.align_cell((0, 0, 0), row.cell_center(0, drawn * width + (drawn - 1) * PAIR_APART))
         left, bottom, right, top = layout.screen_box([ellipsis], view=FRONT)
-        dots = note_text("⋯", layout.theme, font_size=2 * NAME_SIZE).move_to([(left + right) / 2, (bottom + top) / 2, 0])
+        dots = note_text("⋯", layout.theme, font_size=2 * NAME_SIZE)
+        dots.move_to([(left + right) / 2, (bottom + top) / 2, 0])
         layout.fixed(dots)
         for h in range(drawn, heads):
             results[h].scale(dots.height / results[h].height).move_to(ellipsis)
@@ -387,12 +392,13 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
         arrows.add(Arrow([w_right + pitch * 0.6, y, 0], [r_left - pitch * 0.6, y, 0], buff=0.0, stroke_width=2.5,
                          max_tip_length_to_length_ratio=0.45, color=layout.theme.muted))
     layout.fixed(arrows)
-    tags = head_tags(layout, ghosts + ([ellipsis] if ellipsis else []), texts=[tag_text(h) for h in range(drawn)] + (
-        [f"heads {drawn}–{heads - 1}"] if ellipsis else []))
+    slots = ghosts + ([ellipsis] if ellipsis else [])  # where the pairs and the "⋯" stand
+    tags = head_tags(layout, slots, texts=[tag_text(h) for h in range(drawn)] + (
+        [rest_tag(drawn)] if ellipsis else []))
     # the formula of names under the pairs: "weights[h] · Xᵀ = results[h]", as each pair's arrow reads
     formula = VGroup(labels[0], sign, labels[1]).arrange(RIGHT, buff=LABEL_GAP / 2, aligned_edge=UP)
     sign.match_y(labels[0][0])  # on the names' line
-    layout.beside(ghosts + ([ellipsis] if ellipsis else []), formula, DOWN, buff=LABEL_BUFF, view=FRONT)
+    layout.beside(slots, formula, DOWN, buff=LABEL_BUFF, view=FRONT)
     layout.inside(formula, area, view=FRONT)
     layout.upright(*labels)
     layout.fixed(sign)
