@@ -16,7 +16,8 @@ are those a newcomer notices first:
   whose scale is the block's colors (:func:`label_faults`);
 - no text is too small for a projector: captions and names 16 px high at
   480p, anything else 12 (:func:`text_faults`);
-- no caption is held half-faded (:func:`caption_faults`);
+- no caption is held half-faded, and a sum a caption writes adds up as
+  written (:func:`caption_faults`);
 - an attention map has the tokens' words on its rows and columns (:func:`map_faults`).
 
 Examples
@@ -29,6 +30,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,7 +44,7 @@ from .components.projection import project
 from .engine.manim_hooks import screen_points
 
 __all__ = ["Outline", "outlines", "layout_faults", "fill_faults", "label_faults", "text_faults", "caption_faults",
-           "map_faults", "name_faults", "overlap", "TOLERANCE"]
+           "map_faults", "name_faults", "sum_faults", "overlap", "TOLERANCE"]
 
 TOLERANCE = 0.03  # frame units (about 2 px at 480p) two outlines may share
 VISIBLE = 0.05  # opacity below which a thing is not seen
@@ -313,10 +315,51 @@ def text_faults(scene) -> list[str]:
 
 
 def caption_faults(scene) -> list[str]:
-    """No caption held half-faded (at a step's end every caption on screen is whole)."""
-    return [f"the caption '{c.original_text[:30]}' is half-faded ({_opacity(c):.0%})"
-            for top in scene.mobjects if getattr(top, "is_caption", False)
-            for c in _texts(top) if 0.05 < _opacity(c) < 0.95]
+    """No caption held half-faded (at a step's end every caption on screen
+    is whole), and every sum a caption writes adds up as written (:func:`sum_faults`)."""
+    captions = [c for top in scene.mobjects if getattr(top, "is_caption", False) for c in _texts(top)]
+    return ([f"the caption '{c.original_text[:30]}' is half-faded ({_opacity(c):.0%})"
+             for c in captions if 0.05 < _opacity(c) < 0.95]
+            + [f for c in captions for f in sum_faults(c.original_text.replace("\n", " "))])
+
+
+_NUMBER = r"\(?[−-]?\d+(?:\.\d+)?\)?"
+# a sum of plain numbers: not a product's factor (no "·", "×", "*" or "/" before the first term)
+_SUM = re.compile(rf"(?<![·×*/\d.])({_NUMBER}(?: \+ {_NUMBER})+) ([=≈]) ({_NUMBER})(?![\d.·×*])")
+
+
+def sum_faults(text: str) -> list[str]:
+    """Each ``a + b + … = c`` of plain numbers in ``text`` adds up as
+    written: to half a unit of its last written digit with "=", to one unit
+    with "≈" (a reader adds what is written; nine row sums read 0.68 beside
+    "≈ 0.70", the 32nd reader).
+
+    >>> sum_faults("cell = 0.65 + 0.23 + (−0.69) ≈ 0.19"), sum_faults("0.654 + 0.228 = 0.882; 0.2·0.3 + 0.4 = 9")
+    ([], [])
+    >>> sum_faults("the row sums added: 0.65 + 0.23 + (−0.69) + 0.27 + 0.29 + 0.51 + (−0.46) + (−1.09) + 0.97 ≈ 0.70")
+    ['the written sum 0.65 + 0.23 + (−0.69) + 0.27 + 0.29 + … ≈ 0.70 adds up to 0.68']
+    """
+    faults = []
+    for match in _SUM.finditer(text):
+        terms = [_read(t) for t in match.group(1).split(" + ")]
+        total = _read(match.group(3))
+        digits = max(_decimals_written(t) for t in match.group(1).split(" + ") + [match.group(3)])
+        missed = abs(sum(terms) - total) * 10.0 ** digits
+        if missed > (0.5 if match.group(2) == "=" else 1.0) + 1e-6:
+            shown = match.group(1).split(" + ")
+            shown = " + ".join(shown[:5]) + (" + …" if len(shown) > 5 else "")
+            faults.append(f"the written sum {shown} {match.group(2)} {match.group(3)} adds up to "
+                          f"{sum(terms):.{digits}f}".replace("-", "−"))
+    return faults
+
+
+def _read(number: str) -> float:
+    return float(number.strip("()").replace("−", "-"))
+
+
+def _decimals_written(number: str) -> int:
+    digits = number.strip("()")
+    return len(digits.split(".")[1]) if "." in digits else 0
 
 
 def map_faults(scene) -> list[str]:

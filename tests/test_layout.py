@@ -178,6 +178,10 @@ def test_the_rules_catch_what_the_reviews_saw(tmp_path):
     caption = scene.captions.current
     caption.set_opacity(0.5)  # a caption held half-faded
     assert caption_faults(scene)
+    caption.set_opacity(1.0)
+    assert not caption_faults(scene)
+    scene.captions.say("0.65 + 0.23 + (−0.69) ≈ 0.30")  # a written sum that does not add up (0.19)
+    assert any("adds up to 0.19" in f for f in caption_faults(scene))
     grid.scale(0.2)
     assert fill_faults(scene)
 

@@ -124,9 +124,11 @@ def shown_total(values) -> str:
 def shown_sum(terms, total: float) -> str:
     """``a + b + … = total`` written so that it adds up on screen: every
     number to the same decimals, the fewest (from three significant digits
-    of the largest, or one more) at which the written terms sum to the
-    written total; else "≈" at three significant digits (six decimals that
-    add up read worse than three that nearly do).
+    of the largest, up to two more) at which the written terms sum to the
+    written total; else "≈" at the fewest decimals at which the written
+    terms miss the written total by at most one in the last digit (nine
+    terms at three significant digits read 0.68 beside "≈ 0.70", the 32nd
+    reader), or at the most decimals tried.
 
     >>> shown_sum([0.6544, 0.2283], 0.8827)
     '0.6544 + 0.2283 = 0.8827'
@@ -136,14 +138,24 @@ def shown_sum(terms, total: float) -> str:
     ('1.50 + (−0.25) = 1.25', '0.00040 + 0.00040 + 0.00040 = 0.00120')
     >>> shown_sum([-0.644653, 0.952246], 0.307593)
     '(−0.645) + 0.952 ≈ 0.308'
+    >>> shown_sum([0.654, 0.228, -0.690, 0.272, 0.294, 0.514, -0.458, -1.086, 0.971], 0.699)
+    '0.654 + 0.228 + (−0.690) + 0.272 + 0.294 + 0.514 + (−0.458) + (−1.086) + 0.971 = 0.699'
     """
-    terms = [float(t) for t in terms]
-    first = _decimals(terms + [float(total)])
-    for decimals in range(first, first + 2):
-        parts = [round(t, decimals) for t in terms]
-        if abs(sum(parts) - round(float(total), decimals)) < 0.5 * 10.0 ** -decimals:
-            return f"{' + '.join(_written(t, decimals) for t in terms)} = {_written(float(total), decimals, False)}"
-    return f"{' + '.join(_written(t, first) for t in terms)} ≈ {_written(float(total), first, False)}"
+    terms, total = [float(t) for t in terms], float(total)
+    first = _decimals(terms + [total])
+    tried = range(first, first + 3)
+
+    def missed(decimals: int) -> float:
+        """How far the written terms' sum is from the written total, in units of the last digit."""
+        return abs(sum(round(t, decimals) for t in terms) - round(total, decimals)) * 10.0 ** decimals
+
+    def written(decimals: int, sign: str) -> str:
+        return f"{' + '.join(_written(t, decimals) for t in terms)} {sign} {_written(total, decimals, False)}"
+
+    for decimals in tried:
+        if missed(decimals) < 0.5:
+            return written(decimals, "=")
+    return written(next((d for d in tried if missed(d) <= 1.0 + 1e-9), tried[-1]), "≈")
 
 
 def _decimals(values) -> int:
