@@ -37,17 +37,18 @@ __all__ = ["Layout", "Together", "LABEL_BUFF", "StageArea", "Margins", "MAX_PITC
            "HEAD_GAP", "TAG_ROOM", "ghost", "head_columns"]
 
 
-OPERATORS = (" / ", " @ ", " · ", " + ")
+OPERATORS = (" / ", " @ ", " · ", " * ", " + ")
 
 
 def broken(name: str) -> str:
-    r"""``name`` on two lines before its first operator (a tensor's name is never cut).
+    r"""``name`` on two lines after its first operator (a tensor's name is
+    never cut; a line starting with "/" read as a stray sign: 18_0129).
 
     >>> broken("multihead_omegas[0] / √17"), broken("multihead_attention_weights[0]")
-    ('multihead_omegas[0]\n/ √17', 'multihead_attention_weights[0]')
+    ('multihead_omegas[0] /\n√17', 'multihead_attention_weights[0]')
     """
     at = min((name.find(op) for op in OPERATORS if op in name), default=-1)
-    return name if at < 0 else name[:at] + "\n" + name[at + 1:]
+    return name if at < 0 else name[:at + 2] + "\n" + name[at + 3:]
 
 
 class Together:

@@ -72,14 +72,15 @@ def products_name(left: str, right: str, row, column=None, vector: bool = False)
     r"""The products of a row of ``left`` with a column of ``right``
     (elementwise), as PyTorch writes them, or with every column of ``right``
     (broadcast: said in words, PyTorch's ``X[1, :, None] * Xᵀ`` is read by
-    few). A long one takes two lines, a factor a line.
+    few). A long one takes two lines, a factor a line, the "*" ending the
+    first (a line starting with an operator read as a stray sign: 09_0049).
 
     >>> products_name("X", "Xᵀ", 0, 0), products_name("X", "Xᵀ", 1)
     ('X[0] * Xᵀ[:, 0]', 'X[1] * columns of Xᵀ')
     >>> products_name("multihead_U_query[0]", "Xᵀ", 16, 7)
-    'multihead_U_query[0, 16]\n* Xᵀ[:, 7]'
+    'multihead_U_query[0, 16] *\nXᵀ[:, 7]'
     >>> products_name("flat[:, 18:36]", "W.T[18:36]", 2, 5)
-    'flat[2, 18:36]\n* W.T[18:36, 5]'
+    'flat[2, 18:36] *\nW.T[18:36, 5]'
     >>> products_name("U_key", "X[0]", 3, 0, vector=True)
     'U_key[3] * X[0]'
     """
@@ -89,16 +90,16 @@ def products_name(left: str, right: str, row, column=None, vector: bool = False)
         first, second = _row(left, row), f"columns of {right}"
     else:
         first, second = _row(left, row), _column(right, column)
-    return f"{first} * {second}" if len(first) + len(second) <= LONG_PRODUCT else f"{first}\n* {second}"
+    return f"{first} * {second}" if len(first) + len(second) <= LONG_PRODUCT else f"{first} *\n{second}"
 
 
 def _broken(name: str) -> str:
     """A products' name on one line too wide for a block's name, broken
-    before its "*" (``U_key[16] * columns of Xᵀ`` was said as "products"
+    after its "*" (``U_key[16] * columns of Xᵀ`` was said as "products"
     in stage 8 while stage 7 spelled ``U_query[16]`` on two lines: 08_0253)."""
     if "\n" in name or " * " not in name or _fits(name):
         return name
-    return name.replace(" * ", "\n* ", 1)
+    return name.replace(" * ", " *\n", 1)
 
 
 def _fits(text: str) -> bool:
@@ -595,13 +596,14 @@ class MatmulMotion:
             """``row_label``, the label of A's row standing at ``row_at`` on the
             bench, or, where it (kept clear of A's label) reaches under the
             column copy standing at ``there``, one name for the pair, left to
-            right as they stand, "A[0] · B[:, j]", its name alone (the strips
+            right as they stand, "A[0] * B[:, j]" (the products it becomes; "·"
+            read as one number, a dot product: G2 of the 32nd reader), its name alone (the strips
             wear their blocks' colors, named beside them): a row's name under
             the column copy read as the column's, the row unnamed (08_0049,
             09_0049). The pair's name becomes ``piece``'s label."""
             if vector or row_label.get_right()[0] <= layout.screen_box([there])[0] + LABEL_GAP / 2:
                 return row_label
-            name = f"{_row(left_name, 0)} · {_column(right_name, j)}"
+            name = f"{_row(left_name, 0)} * {_column(right_name, j)}"
             label = _name_alone(layout.name(piece, name, arrangement.products_side, shape=(),
                                             values=left.values[0, 0]))
             on_bench_at(label, [row_at, there], 1)
