@@ -1,4 +1,4 @@
-"""Stage 13: one projection matrix per head, stacked along a new first axis into a 3D block.
+"""Stage 13: one projection matrix per head, the slices of one 3D tensor along a new first axis.
 
 Head 0's query, key and value matrices first, flat and large (stage 6's
 three matrices, once per head). Then the query matrices of every head side
@@ -15,7 +15,7 @@ from manim import DOWN, LEFT, UP, LaggedStart, VGroup, rush_from
 from scenes.base import StageScene
 from scenes.components.fades import appear, at_once, halfway, swap, vanish
 from scenes.components.guides import GUIDE_SIZE, axis_guides
-from scenes.components.labels import NAME_SIZE, TEXT_SIZE, note_text, shape_text
+from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_text
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, head_columns
 from scenes.motions.heads import TAG_GAP, THUMB_GAP, head_tags, tag_width
@@ -30,8 +30,8 @@ class MultiheadProjections(StageScene):
     code_steps = {"heads": (0,)}
     number = 13
     title = "Multi-head projection tensors"
-    summary = ("one query, key and value matrix per head (head 0's flat first), stacked along a new first axis "
-               "into three 3D blocks 9×17×16, 9×17×16, 9×18×16, counted head by head")
+    summary = ("one query, key and value matrix per head (head 0's flat first), the slices of three 3D tensors "
+               "along a new first axis, 9×17×16, 9×17×16, 9×18×16")
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"
             "multihead_U_key = torch.rand(h, d_k, d)\nmultihead_U_value = torch.rand(h, d_v, d)")
     paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) in h = {heads} heads\n"
@@ -120,8 +120,10 @@ class MultiheadProjections(StageScene):
         for card in cards:
             card.shift([area.center[0] - (left + right) / 2, middle - (bottom + top) / 2, 0.0])
         tags = head_tags(self.layout, cards, direction=UP, buff=0.08)
-        named = note_text(f"{names[0]}[h], h = 0 … {heads - 1}" if heads > 1 else f"{names[0]}[0]", self.theme,
-                          font_size=NAME_SIZE, color=self.theme.ink)
+        # named with the colors they wear (the grid of nine had no color bar: 13_0093, the 32nd reader)
+        named = BlockLabel(f"{names[0]}[h], h = 0 … {heads - 1}" if heads > 1 else f"{names[0]}[0]",
+                           cards[0].source_shape, self.theme, block.value_range,
+                           scale_of="all heads" if heads > 1 else None)
         self.layout.beside(cards, named, DOWN, buff=0.2)
         self.layout.inside(named)
         self.layout.fixed(named)
@@ -144,7 +146,10 @@ class MultiheadProjections(StageScene):
         self.wait(1.2)
 
         self.step("stack")
-        self.say(f"stacked along a new first axis, head 0 in front: one 3D tensor, {shape_text(tensors[0].shape)}")
+        # the one tensor the call fills, its slices the heads' matrices ("stacked" read as a torch.stack the code
+        # does not do: 13_0155, the 32nd reader)
+        self.say(f"they are the slices of one 3D tensor, {shape_text(tensors[0].shape)}: "
+                 f"{names[0]}[h] is head h's matrix, head 0 in front")
         # stacked in the middle of the stage area, large (at its place in the row of three it stood alone
         # at the left, half the frame empty, the slices hard to tell: 13_0212); it goes there as the key's
         # and value's blocks come

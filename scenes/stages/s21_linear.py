@@ -162,7 +162,7 @@ class LinearProjection(StageScene):
         # what the drawing is, under each name (a 9×18 grid named "162" read as unexplained: 21_0048)
         drawn = f"drawn as {heads} rows of {shape[1]}" if heads > 1 else None
         for grid, name in ((row, "multihead_flattened[0]"), (w_row, "W[0]"),
-                           (prods, "multihead_flattened[0]\n* W[0]")):
+                           (prods, "multihead_flattened[0] *\nW[0]")):
             self.layout.bind(grid, BlockLabel(name, (width,), self.theme, grid.value_range, stacked=True,
                                               note=drawn))
             grid.label.side = DOWN
@@ -255,8 +255,10 @@ class LinearProjection(StageScene):
         self.remove(marks, row_frame)
 
     def add_bias(self, before, bias, output, leaving=(), renamed=None):
-        """The bias row over the result, on the result's colors (its size
-        beside the product's seen), dropped onto every row (a broadcast add);
+        """The bias row over the result, on its own colors, then on the
+        result's (its size beside the sums' seen), cell [0, 0] and the bias's
+        first number framed as the caption adds them, dropped onto every row
+        (a broadcast add);
         ``leaving``: the operands, gone as the result takes the stage;
         ``renamed``: the result's old label, giving way to its own as it moves."""
         total = self.total
@@ -268,21 +270,34 @@ class LinearProjection(StageScene):
                                                        right=named.width + 0.3), run_time=1.0, renamed=renamed)
         low, high = tick_values((float(bias.min()), float(bias.max())))
         sum_low, sum_high = tick_values(total.value_range)
-        self.say(f"+ bias: one row of {bias.shape[0]}, {low} … {high}: beside multihead_flattened @ W.T's "
-                 f"{sum_low} … {sum_high} nearly 0, so on its colors it is nearly all green")
-        bias_row = total.like(bias[None, :], total.value_range, dims=(None,) + self.trace.axes("s21_linear_bias"))
+        # the bias first on its own colors, then on the sums' (only on the sums' colors, all green, it read as a
+        # row that "just sits above the output", never added: 21_0402, the 32nd reader)
+        self.say(f"+ bias: one row of {bias.shape[0]} numbers, {low} … {high}, here on its own colors")
+        bias_row = total.like(bias[None, :], own_range(bias), dims=(None,) + self.trace.axes("s21_linear_bias"))
         bias_row.align_cell((0, 0, 0), total.cell_center(0, 0) + UP * total.pitch * 2.0)
-        self.layout.name(bias_row, "bias", RIGHT, scale_of="multihead_flattened @ W.T")
+        self.layout.name(bias_row, "bias", RIGHT)
         self.play(appear(bias_row), appear(self.layout.place(bias_row)))
-        self.wait(1.6)
+        self.wait(1.2)
+        old_bias = bias_row.label
+        bias_row.value_range = total.value_range
+        self.layout.name(bias_row, "bias", RIGHT, scale_of="multihead_flattened @ W.T")
+        self.layout.place(bias_row)
+        self.play(*swap(old_bias, bias_row.label), bias_row.animate.recolor(bias[None, :], total.value_range),
+                  *self.saying(f"on the colors of the sums below ({sum_low} … {sum_high}) it is tiny: all green"),
+                  run_time=0.6)
+        self.wait(1.2)
         old = total.label
         total.value_range = (float(output.min()), float(output.max()))
         self.layout.name(total, "output", DOWN, values=output)
         self.layout.place(total)
-        self.say(f"added to every row (broadcast): cell [0, 0] = {shown_sum([before[0, 0], bias[0]], output[0, 0])}; "
-                 f"no cell changes by more than {shown_value(float(np.abs(bias).max()))}")
+        # the cell the caption adds, and the bias's number that goes into it
+        marks = VGroup(frame_around(self.layout, bias_row, (0, 0, 0)), frame_around(self.layout, total, (0, 0, 0)))
+        self.play(appear(marks, rate_func=at_once), *self.saying(
+            f"added to every row (broadcast): cell [0, 0] = {shown_sum([before[0, 0], bias[0]], output[0, 0])}; "
+            f"no cell changes by more than {shown_value(float(np.abs(bias).max()))}"), run_time=0.4)
         # renamed "output" half-way through the add, in the play that recolors it
         add_bias_rows(self, total, bias_row, output, total.value_range, naming=swap(old, total.label))
+        self.remove(marks)
         # the bias stays over the output it was added to, on its colors: the closing shot shows what made it
         old_bias = bias_row.label
         bias_row.value_range = total.value_range

@@ -1,6 +1,5 @@
 """Xᵀ broadcast along the head axis, the matmul per head, then the turn of every head's slice (stages 14-16)."""
 
-import numpy as np
 from manim import DOWN, UP, Dot, rush_from
 
 from tensors import matmul_products
@@ -121,7 +120,9 @@ class MultiheadProjectionStage(StageScene):
         shown = self.heads_formed(result, leaving, room_for=(cols, rows))
         self.wait(0.6)
         self.step("turn")
-        turned = turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.6 / self.speed,
+        # the turn at one pace in 14 and 15, the repeat's speed not applied (the one new thing of 15, at 1.3 s it
+        # fell between every reader's stills: "the transposition is not visible", 15_0413)
+        turned = turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.8,
                             axis_color=self.theme.accent, told=self.saying(
                                 f"{self.transpose_code}: every head's slice turns about its diagonal, "
                                 f"{shape_text((rows, cols))} → {shape_text(final.shape[1:])}"))
@@ -136,10 +137,8 @@ class MultiheadProjectionStage(StageScene):
         if final.shape[0] > 1:
             self.step("every head")
             self.every_head(turned, home, beside, final)
-        if same := self.same_as_single(final[0]):
-            self.wait(0.8)
-            self.say(same)
-            self.wait(1.0)
+        # no word here on head 0's matrix being stage 6's (the blog's re-seeding, said in stage 13 where the
+        # matrices are drawn): "multihead_queries[0] = K" said again blurred queries and keys (the 32nd reader)
 
     def every_head(self, shown, home, beside, final):
         """The closing shot: the whole tensor again, every head turned (head 0
@@ -157,20 +156,6 @@ class MultiheadProjectionStage(StageScene):
         focus.row_words = words
         others = [*shown.others, shown.tags] + ([shown.others_label] if shown.others_label is not None else [])
         self.play(appear(words), *map(appear, others), run_time=0.5)
-
-    def same_as_single(self, head0) -> str:
-        """Said when head 0's result is, number for number, one of the single
-        head's (stages 7-9): head 0's projection matrix is stage 6's (see
-        stage 13), else ""."""
-        for key, name, stage, role in (("s07_queries", "Q", 7, "query"), ("s08_keys", "K", 8, "key"),
-                                       ("s09_values", "V", 9, "value")):
-            single = self.trace[key]
-            if single.shape == head0.shape and np.allclose(single, head0):
-                # said as what it is: a coincidence of the blog's seeding, not something attention does (two
-                # readers feared students would take queries for keys)
-                return (f"a seeding coincidence (torch.rand re-seeded): {self.weight_name}[0] repeats stage 6's "
-                        f"U_{role}, so {self.result_name}[0] = stage {stage}'s {name}")
-        return ""
 
     def before_and_after(self, shown, before):
         """The closing shot that keeps the turn in view, as stage 7's does
