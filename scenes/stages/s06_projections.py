@@ -101,7 +101,9 @@ class ProjectionMatrices(StageScene):
         for result in results:  # centred, not hanging from the end vectors' outer edges: a vector is one column
             result.label.hang = 0
         shown = [self.layout.place(r) for r in results]
-        self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾: row 0 of Q, K and V, which stages 7 to 9 compute for every token")
+        # drawn as columns, as the matmul gives them (called "row 0" under three columns, they clashed: 06_0741)
+        self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾ (drawn as columns): token 0's query, key and value; stages 7 to 9 compute "
+                 "every token's, the rows of Q, K and V")
         self.play(*map(appear, results), *map(appear, shown), run_time=0.8)
         self.wait(0.9)
 

@@ -106,7 +106,12 @@ class MultiheadProjections(StageScene):
                  f"head {heads - 1}" if heads > 1 else "one head: one query matrix")
         first, block = firsts[0], blocks[0]
         cards = [block.like(tensors[0][h], block.value_range, dims=first.dims) for h in range(heads)]
-        room = Margins(top=TAG_ROOM, bottom=LABEL_ROOM + 0.3)  # their tags above, their name below
+        # named with the colors they wear (the grid of nine had no color bar: 13_0093, the 32nd reader)
+        named = BlockLabel(f"{names[0]}[h], h = 0 … {heads - 1}" if heads > 1 else f"{names[0]}[0]",
+                           cards[0].source_shape, self.theme, block.value_range,
+                           scale_of="all heads" if heads > 1 else None)
+        # their tags above, their name below, clear of the caption (its bar touched it: 13_0093, 33rd reader)
+        room = Margins(top=TAG_ROOM, bottom=max(LABEL_ROOM, named.height) + 0.4)
         least = tag_width(self.layout, heads - 1) + TAG_GAP  # the tags side by side never meet
         # the cards on the left, the block they stack into on the right: they fly across, never under it
         # (stacked over them in the middle, the block covered the cards still waiting: 13_0149)
@@ -116,14 +121,10 @@ class MultiheadProjections(StageScene):
         columns = head_columns(heads, cards[0].grid_shape[2], cards[0].grid_shape[1], area.inset(room), least=least)
         self.layout.grid_of_blocks(cards, columns, gap=THUMB_GAP, margins=room, least=least, area=area)
         left, bottom, right, top = self.layout.screen_box(cards, FRONT)  # centred in their part, with
-        middle = area.center[1] + (LABEL_ROOM - TAG_ROOM) / 2  # their tags above and their name below
+        middle = area.center[1] + (room.bottom - TAG_ROOM) / 2  # their tags above and their name below
         for card in cards:
             card.shift([area.center[0] - (left + right) / 2, middle - (bottom + top) / 2, 0.0])
         tags = head_tags(self.layout, cards, direction=UP, buff=0.08)
-        # named with the colors they wear (the grid of nine had no color bar: 13_0093, the 32nd reader)
-        named = BlockLabel(f"{names[0]}[h], h = 0 … {heads - 1}" if heads > 1 else f"{names[0]}[0]",
-                           cards[0].source_shape, self.theme, block.value_range,
-                           scale_of="all heads" if heads > 1 else None)
         self.layout.beside(cards, named, DOWN, buff=0.2)
         self.layout.inside(named)
         self.layout.fixed(named)

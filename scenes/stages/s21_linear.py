@@ -216,17 +216,26 @@ class LinearProjection(StageScene):
                 f"each row's {shape[1]} products summed: {heads} row sums, head 0's part of the cell, head 1's, …"),
                       run_time=0.4)
             self.wait(1.6)
-            self.say(f"cell [0, 0] = the {heads} row sums added: {shown_sum(parts, before[0, 0])}")
+            added = shown_sum(parts, before[0, 0])
+            written = added.rsplit(" ", 1)[-1]  # the cell as the sum writes it
+            self.say(f"cell [0, 0] = the {heads} row sums added: {added}")
             last = sums
             self.play(fold(sums, 1), vanish(sums.label, rate_func=at_once), run_time=0.8)
         else:
+            written = shown_value(float(before[0, 0]))
             self.play(fold(prods, 1), run_time=0.6)
         cube = row.like(before[:1, :1], (float(before.min()), float(before.max())))
         cube.align_cell((0, 0, 0), at)
+        # the sum named with its number where it stands (one small cube, unnamed, read as a stray: 21_0166)
+        self.layout.name(cube, f"cell [0, 0] = {written}", RIGHT, shape=(), scale=False,
+                         note=None)
+        self.layout.place(cube)
+        self.layout.inside(cube.label, view=FRONT)
         self.remove(last)
         self.add(cube)
-        self.wait(1.2)
-        return cube, [row, w_row, row.label, w_row.label, signs]
+        self.play(appear(cube.label, rate_func=at_once), run_time=0.2)
+        self.wait(1.0)
+        return cube, [row, w_row, row.label, w_row.label, signs, cube.label]
 
     def first_row(self, flat_grid, w, result, d_out):
         """The rest of row 0: row 0 of multihead_flattened framed, a frame
