@@ -6,6 +6,7 @@ from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.fades import appear
 from scenes.components.labels import shape_text
+from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, ghost
 from scenes.motions.heads import focus_heads, role_lines
 from scenes.motions.matmul import batched_matmul
@@ -46,8 +47,23 @@ class MultiheadContext(StageScene):
         self.wait(0.6)
 
         self.step("permute")
-        self.say(f"permute(0, 2, 1): each head's value slice turns about its diagonal, "
-                 f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}")
+        # seen face on, the turn of the front slice is a flat 18×8 → 8×18 flip, as stage 9's .T (seen at an
+        # angle, the nine turning slices read as a sheared block: 19_0063, the 32nd and 33rd readers)
+        # the row laid out again for the face-on view (kept as it was, the names ran into each other)
+        w_there, room_there = w.copy(), room.copy()
+        w_there.label, room_there.label = w.label, v.label
+        self.layout.row(w_there, room_there, gap=1.2, view=FRONT)
+        w.label.row = v.label.row = None
+        v_there = v.copy().scale(room_there.pitch / v.pitch).align_cell((0, 0, 0), room_there.cell_center(0, 0, 0))
+        label_there = v.label.copy()
+        self.layout.beside([room_there], label_there, DOWN, buff=LABEL_BUFF, view=FRONT)
+        self.layout.inside(label_there, view=FRONT)
+        room.become(room_there)
+        self.play(self.viewpoint.turn(*FRONT), w.animate.become(w_there), v.animate.become(v_there),
+                  self.layout.follow(w, w_there, view=FRONT), v.label.animate.move_to(label_there), *self.saying(
+                      f"permute(0, 2, 1): each head's value slice turns about its diagonal, "
+                      f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])}; seen face on, head 0's"),
+                  run_time=0.8)
         old = v.label
         # the new shape's label takes the old one's place half-way through the turn, where it was
         new = self.layout.renamed(old, v_name, permuted.shape, room)
