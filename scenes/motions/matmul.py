@@ -33,7 +33,7 @@ from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup, smo
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
-from ..components.labels import NAME_SIZE, TEXT_FONT, shape_text
+from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
 from ..components.projection import FRONT, view_rotation, world_at_screen
 from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
@@ -704,13 +704,21 @@ class MatmulMotion:
             cube.move_to(piece.cell_center(0, 0) + lift)
             cube.part_of = result
             scene.add(cube)
-            # explained, the sum named as it goes to its place, half-way there
-            told = _saying(scene, say, f"{first_cell} = {shown_value(table[0, 0])}: the sum of the {k} products, "
-                                       f"into its place") if explain else []
+            # explained, the sum named as it goes to its place, half-way there, its number riding under it (a
+            # still of one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers)
+            told, carried, number = [], [], None
+            if explain:
+                told = _saying(scene, say, f"{first_cell} = {shown_value(table[0, 0])}: the sum of the {k} "
+                                           f"products, into its place")
+                number = note_text(shown_value(table[i, j]), layout.theme, font_size=NAME_SIZE)
+                layout.fixed(number)
+                layout.beside([cube], number, DOWN, buff=0.06)
+                carried = [appear(number, rate_func=at_once),
+                           InPlace(number, lambda mob, alpha: layout.beside([cube], mob, DOWN, buff=0.06))]
             scene.play(cube.animate.move_to(result.cell_center(i, j)), *clear_products(),
-                       appear(dot, rate_func=at_once), *told, run_time=0.75 * run_time)
+                       appear(dot, rate_func=at_once), *told, *carried, run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
-            scene.remove(cube)
+            scene.remove(cube, *([number] if number is not None else []))
             piece.points = unfolded
             piece.shift(bench.slot(-1) - piece.get_center())
 
