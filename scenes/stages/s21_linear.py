@@ -220,7 +220,9 @@ class LinearProjection(StageScene):
             written = added.rsplit(" ", 1)[-1]  # the cell as the sum writes it
             self.say(f"cell [0, 0] = the {heads} row sums added: {added}")
             last = sums
-            self.play(fold(sums, 1), vanish(sums.label, rate_func=at_once), run_time=0.8)
+            # named while they close up (their name gone at the fold's start, a still of the fold showed a column
+            # of nine small cubes, unnamed: 21_0161); the name goes as the cell's comes
+            self.play(fold(sums, 1), run_time=0.8)
         else:
             written = shown_value(float(before[0, 0]))
             self.play(fold(prods, 1), run_time=0.6)
@@ -233,7 +235,8 @@ class LinearProjection(StageScene):
         self.layout.inside(cube.label, view=FRONT)
         self.remove(last)
         self.add(cube)
-        self.play(appear(cube.label, rate_func=at_once), run_time=0.2)
+        self.play(appear(cube.label, rate_func=at_once),
+                  *([vanish(last.label, rate_func=at_once)] if last is not prods else []), run_time=0.2)
         self.wait(1.0)
         return cube, [row, w_row, row.label, w_row.label, signs, cube.label]
 
