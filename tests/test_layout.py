@@ -186,6 +186,25 @@ def test_the_rules_catch_what_the_reviews_saw(tmp_path):
     assert fill_faults(scene)
 
 
+def test_rows_too_thin_for_a_word_each_get_every_other_word_and_a_dot_between(tmp_path):
+    """Where rows are too thin for a word each, every second row gets its
+    word at full size and each row between a dot (every other word alone
+    read as half the tokens: 18_0129); where they are wide enough, a word each."""
+    from scenes.stages.s03_omega import Omega
+
+    scene = render_still(Omega, tmp_path, size=SIZE)
+    grid = next(m for m in scene.mobjects if type(m).__name__ == "CubeGrid" and getattr(m, "is_map", False))
+    words = scene.cfg.sentence
+    whole = scene.layout.word_labels(grid, words)
+    assert [t.original_text for t in whole] == list(words)
+    grid.scale(0.55)  # rows about half a word's height
+    for labels in (scene.layout.word_labels(grid, words), scene.layout.column_words(grid, words)):
+        shown = [t.original_text for t in labels]
+        assert len(shown) == len(words)
+        assert shown[0::2] == list(words[0::2]) and set(shown[1::2]) == {"·"}
+        assert all(getattr(t, "skipped", False) for t in labels[1::2])
+
+
 def test_a_still_stretch_and_an_animation_seam_are_caught(tmp_path):
     """A scene standing still for 3 s, and a label that leaves the frame only
     half-way through an animation, are both reported."""

@@ -96,8 +96,9 @@ def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, si
                 font_size: int = TEXT_SIZE) -> VGroup:
     """The word of each row of ``grid`` (rows are tokens) beside it, at
     ``font_size``: where rows are thinner than a word, every second (or
-    third) row's word (:func:`word_stride`); a word wider than the room up
-    to ``area``'s edge is shortened with an ellipsis."""
+    third) row's word (:func:`word_stride`), every second with a dot on
+    each row between; a word wider than the room up to ``area``'s edge is
+    shortened with an ellipsis."""
     labels = VGroup()
     x_axis, _, _ = grid.axis_vectors()
     right_side = np.dot(side, RIGHT) > 0
@@ -107,15 +108,27 @@ def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, si
     if not stride:
         return labels
     for row, word in enumerate(words):
-        if row % stride:
+        # every other word: a dot on each row between, the rows are all there (every other word alone read as
+        # half the tokens: 18_0129, the 32nd and 33rd readers); sparser, a dot would touch the next word
+        if row % stride and stride != DOTTED:
             continue
-        text = fitted_word(word, theme, font_size, shrink, room)
+        text = _skipped(theme, font_size) if row % stride else fitted_word(word, theme, font_size, shrink, room)
         text.row = row
         edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
         offset = (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis)
         text.move_to(edge + offset)
         labels.add(text)
     return labels
+
+
+DOTTED = 2  # the words' stride at which each row (column) left without its word gets a dot
+
+
+def _skipped(theme: Theme, font_size: int) -> Mobject:
+    """The mark of a row or column whose word is left out (no room): a dot."""
+    dot = note_text("·", theme, font_size=font_size, color=theme.muted)
+    dot.skipped = True
+    return dot
 
 
 def column_words(camera, grid: CubeGrid, words, theme: Theme, area: StageArea,
@@ -131,7 +144,12 @@ def column_words(camera, grid: CubeGrid, words, theme: Theme, area: StageArea,
     if not stride:
         return labels
     for col, word in enumerate(words):
-        if col % stride:
+        if col % stride and stride != DOTTED:
+            continue
+        if col % stride:  # a dot where a word is left out, as beside the rows
+            text = _skipped(theme, font_size)
+            text.move_to(grid.cell_center(0, col) - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
+            labels.add(text)
             continue
         text = fitted_word(word, theme, font_size, shrink, room)
         text.rotate(np.pi / 2)
