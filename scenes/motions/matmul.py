@@ -712,9 +712,9 @@ class MatmulMotion:
                                            f"products, into its place")
                 number = note_text(shown_value(table[i, j]), layout.theme, font_size=NAME_SIZE)
                 layout.fixed(number)
-                layout.beside([cube], number, DOWN, buff=0.06)
+                layout.beside([cube], number, DOWN, buff=0.15)
                 carried = [appear(number, rate_func=at_once),
-                           InPlace(number, lambda mob, alpha: layout.beside([cube], mob, DOWN, buff=0.06))]
+                           InPlace(number, lambda mob, alpha: layout.beside([cube], mob, DOWN, buff=0.15))]
             scene.play(cube.animate.move_to(result.cell_center(i, j)), *clear_products(),
                        appear(dot, rate_func=at_once), *told, *carried, run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
