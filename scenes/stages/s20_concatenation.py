@@ -159,8 +159,8 @@ class Concatenation(StageScene):
         goals = [[joined.subgrid((0, t, slice(h * d_v, (h + 1) * d_v))) for h in range(heads)]
                  for t in range(tokens)]
         head_parts = [joined.subgrid((0, slice(None), slice(h * d_v, (h + 1) * d_v))) for h in range(heads)]
-        self.say(f"reshape({tokens}, {heads * d_v}): each token's {heads} head rows end to end, one row of "
-                 f"{heads * d_v}" if heads > 1 else f"reshape({tokens}, {d_v}): one row per token")
+        reshaping = (f"reshape({tokens}, {heads * d_v}): each token's {heads} head rows end to end, one row of "
+                     f"{heads * d_v}" if heads > 1 else f"reshape({tokens}, {d_v}): one row per token")
         # the texts jump half-way, from where the blocks were to where they go: none slides across a block,
         # and the blocks are named all the way
         self.play(*[b.animate.become(t) for b, t in zip(token_blocks, there)], *swap(label, moved),
@@ -172,7 +172,10 @@ class Concatenation(StageScene):
             head_marks = VGroup()  # too narrow for a tag under every head: the seams and the close-up tell them
         joined_label = self.layout.place(joined, buff=LABEL_BUFF + (TAG_ROOM if len(head_marks) else 0.0))
         seams = self.seams(joined, heads, d_v, reach=joined.pitch / 2)
-        self.play(appear(joined), appear(joined_label), appear(seams), appear(head_marks), run_time=0.5)
+        # said as the rows it fills appear (said before the blocks moved up, it spoke of a reshape over the
+        # swapaxes' blocks: 20_0112, the 34th reader)
+        self.play(appear(joined), appear(joined_label), appear(seams), appear(head_marks), *self.saying(reshaping),
+                  run_time=0.5)
         for t, block in enumerate(token_blocks):
             rows = block.split(axis=1)
             for row in rows:
