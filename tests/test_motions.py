@@ -411,8 +411,14 @@ def test_the_batch_is_seen_with_every_heads_operand_beside_its_result(tmp_path):
             form_pairs(self, self.layout, pairs, run_time=2.0)
             seen["filling"] = False
 
-    render_still(sampled(Motion, 0.1, during), tmp_path, size=SIZE)
+    scene = render_still(sampled(Motion, 0.1, during), tmp_path, size=SIZE)
     pairs = seen["pairs"]
+    # where the gap takes it, each arrow says "· B", between its pair's blocks (never over them)
+    words = [m for m in pairs.arrows if getattr(m, "original_text", None)]
+    assert [w.original_text for w in words] in ([], ["· B"] * len(pairs.weights))
+    for word, grid, result in zip(words, pairs.weights, pairs.results):
+        right, r_left = scene.layout.screen_box([grid])[2], scene.layout.screen_box([result])[0]
+        assert right <= word.get_left()[0] and word.get_right()[0] <= r_left
     for grid, values in zip(pairs.weights, left_values):
         assert np.allclose(grid.values.reshape(values.shape), values)
     assert np.allclose(pairs.operand.values.reshape(right_values[0].shape), right_values[0])

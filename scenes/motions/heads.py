@@ -278,6 +278,8 @@ class HeadPairs:
 
 
 PAIR_GAP = 4  # cells between a head's left operand and its result: room for the arrow
+WORDED_GAP = 6  # ... and for the arrow's "· Xᵀ" too, where that costs the pairs little:
+WORDED_COST = 0.9  # their cubes keep this much of their size at least, and every pair drawn stays
 PAIR_APART = 5  # cells between two heads' pairs, when only the first heads' are drawn
 PAIR_LEAST = 0.13  # a drawn pair's cube at least this (frame units: 8 px at 480p), else fewer heads drawn
 
@@ -314,17 +316,6 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
     area = layout.area()
     least = tag_width(layout, heads - 1) + TAG_GAP
     o_rows, o_cols = operand.grid_shape[1:]
-    width = inner + PAIR_GAP + cols
-
-    def sizes(share):
-        pairs = area.part(share + 0.03, 1.0).inset(Margins(bottom=below))
-        columns, size = head_grid(heads, width, rows, pairs, least, gap=HEAD_GAP)
-        alone = min(share * area.width / o_cols, (area.height - below) / o_rows)
-        return min(size, alone), columns, share
-
-    least_share = (operand.label.width + 0.2) / area.width  # its name fits under it, inside its part
-    size, columns, share = max(sizes(s) for s in np.linspace(least_share, max(0.4, least_share + 0.1), 18))
-    pair_area = area.part(share + 0.03, 1.0)
 
     def blank(columns):  # an invisible grid of ``rows`` × ``columns``: room on screen
         return results[0].like(np.zeros((1, rows, columns))).set_cell_opacity(0.0)
@@ -335,17 +326,40 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
     def rest_room(first):  # its width and the gaps either side
         return note_text(rest_tag(first), layout.theme, font_size=TEXT_SIZE).width + 2 * HEAD_GAP[0]
 
-    drawn = heads
-    if size < PAIR_LEAST and heads > 2:
-        # every head's pair too small to read (nine heads: cubes of 4 px at 480p, "confetti", 14_0334 and four
-        # readers before): the first heads' pairs large, in one row, and "⋯" for the rest, formed alike
+    least_share = (operand.label.width + 0.2) / area.width  # its name fits under it, inside its part
 
-        def pitch(n):
-            across = (pair_area.width - rest_room(n)) / (n * width + (n - 1) * PAIR_APART)
-            return min(across, (pair_area.height - TAG_ROOM - below) / rows)
+    def planned(gap):
+        """The pairs' cube size, grid, the operand's share, the pairs' area,
+        how many pairs are drawn, and a pair's width in cells, with ``gap``
+        cells between a head's operand and its result."""
+        width = inner + gap + cols
 
-        drawn = max([n for n in range(2, heads) if pitch(n) >= PAIR_LEAST] or [2])
-        size = pitch(drawn)
+        def sizes(share):
+            pairs = area.part(share + 0.03, 1.0).inset(Margins(bottom=below))
+            columns, size = head_grid(heads, width, rows, pairs, least, gap=HEAD_GAP)
+            alone = min(share * area.width / o_cols, (area.height - below) / o_rows)
+            return min(size, alone), columns, share
+
+        size, columns, share = max(sizes(s) for s in np.linspace(least_share, max(0.4, least_share + 0.1), 18))
+        pair_area = area.part(share + 0.03, 1.0)
+        drawn = heads
+        if size < PAIR_LEAST and heads > 2:
+            # every head's pair too small to read (nine heads: cubes of 4 px at 480p, "confetti", 14_0334 and
+            # four readers before): the first heads' pairs large, in one row, and "⋯" for the rest, formed alike
+
+            def pitch(n):
+                across = (pair_area.width - rest_room(n)) / (n * width + (n - 1) * PAIR_APART)
+                return min(across, (pair_area.height - TAG_ROOM - below) / rows)
+
+            drawn = max([n for n in range(2, heads) if pitch(n) >= PAIR_LEAST] or [2])
+            size = pitch(drawn)
+        return size, columns, share, pair_area, drawn, width
+
+    # the wider gap, room for the arrow's "· Xᵀ", where it costs no cube size and no pair; else the narrow one
+    narrow, wide = planned(PAIR_GAP), planned(WORDED_GAP)
+    worded = wide[0] >= narrow[0] * WORDED_COST and wide[4] >= narrow[4]
+    size, columns, share, pair_area, drawn, width = wide if worded else narrow
+    gap = WORDED_GAP if worded else PAIR_GAP
     if drawn == heads:
         ghosts = [blank(width) for _ in range(heads)]
         layout.grid_of_blocks(ghosts, columns, gap=HEAD_GAP, area=pair_area, least=least,
@@ -360,7 +374,7 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
     pitch = ghosts[0].pitch
     w_targets, r_targets = [], []
     for h, room in enumerate(ghosts):
-        for grid, at, targets in ((grids[h], 0, w_targets), (results[h], inner + PAIR_GAP, r_targets)):
+        for grid, at, targets in ((grids[h], 0, w_targets), (results[h], inner + gap, r_targets)):
             there = grid.copy().scale(pitch / grid.pitch)
             there.align_cell((0, 0, 0), room.cell_center(0, at))
             targets.append(there)
@@ -391,6 +405,13 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
         y = (w_bottom + w_top) / 2
         arrows.add(Arrow([w_right + pitch * 0.6, y, 0], [r_left - pitch * 0.6, y, 0], buff=0.0, stroke_width=2.5,
                          max_tip_length_to_length_ratio=0.45, color=layout.theme.muted))
+    # each arrow says what it does, "· Xᵀ", where the gap takes it: the one Xᵀ joins every head's matmul (the
+    # arrows alone read as the weights giving the results by themselves: 14_0324, the 34th reader)
+    times = [note_text(f"· {operand.label.tensor_name}", layout.theme, font_size=TEXT_SIZE) for _ in arrows]
+    if times and all(t.width <= a.get_length() + pitch * 0.6 for t, a in zip(times, arrows)):
+        for t, a in zip(times, arrows):
+            t.next_to(a, UP, buff=0.06)
+            arrows.add(t)
     layout.fixed(arrows)
     slots = ghosts + ([ellipsis] if ellipsis else [])  # where the pairs and the "⋯" stand
     tags = head_tags(layout, slots, texts=[tag_text(h) for h in range(drawn)] + (
