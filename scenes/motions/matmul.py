@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, OUT, PI, UP, Dot, Rectangle, Text, Triangle, VGroup, smooth
+from manim import DOWN, LEFT, OUT, PI, RIGHT, UP, Dot, Rectangle, Text, Triangle, VGroup, smooth
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
@@ -684,6 +684,28 @@ class MatmulMotion:
             scene.remove(column)
             shown["products"], shown["label"] = piece, label
 
+        def riding_side(number, cube, end):
+            """The side of ``cube`` (under it, else over it) where ``number``
+            meets no text on screen all the way from where the cube stands
+            to ``end`` (under it, it ran into the "=" where C's rows are few:
+            stage 12 of the paper's one head); None where neither is clear."""
+            texts = [m for top in scene.mobjects for m in top.get_family()
+                     if isinstance(m, Text) and m is not number and m.family_members_with_points()
+                     and max(g.get_fill_opacity() for g in m.family_members_with_points()) > 0.05]
+            start, probe = cube.get_center(), cube.copy()
+
+            def clear(side):
+                for alpha in np.linspace(0.0, 1.0, 11):
+                    probe.move_to(start + alpha * (end - start))
+                    layout.beside([probe], number, side, buff=0.15)
+                    (left, bottom, _), (right, top, _) = number.get_corner(DOWN + LEFT), number.get_corner(UP + RIGHT)
+                    if any(t.get_left()[0] < right and t.get_right()[0] > left and t.get_bottom()[1] < top
+                           and t.get_top()[1] > bottom for t in texts):
+                        return False
+                return True
+
+            return next((side for side in (DOWN, UP) if clear(side)), None)
+
         def sum_into(piece, i, j, run_time, explain=False):
             """The products summed, seen: they close up into the place of the
             first (:func:`fold`), and that pile becomes one cube on C's colors
@@ -704,7 +726,8 @@ class MatmulMotion:
             cube.move_to(piece.cell_center(0, 0) + lift)
             cube.part_of = result
             scene.add(cube)
-            # explained, the sum named as it goes to its place, half-way there, its number riding under it (a
+            # explained, the sum named as it goes to its place, half-way there, its number riding under it or over
+            # it, clear of every text (a
             # still of one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers)
             told, carried, number = [], [], None
             if explain:
@@ -712,9 +735,13 @@ class MatmulMotion:
                                            f"products, into its place")
                 number = note_text(shown_value(table[i, j]), layout.theme, font_size=NAME_SIZE)
                 layout.fixed(number)
-                layout.beside([cube], number, DOWN, buff=0.15)
-                carried = [appear(number, rate_func=at_once),
-                           InPlace(number, lambda mob, alpha: layout.beside([cube], mob, DOWN, buff=0.15))]
+                side = riding_side(number, cube, result.cell_center(i, j))
+                if side is None:
+                    number = None
+                else:
+                    layout.beside([cube], number, side, buff=0.15)
+                    carried = [appear(number, rate_func=at_once),
+                               InPlace(number, lambda mob, alpha: layout.beside([cube], mob, side, buff=0.15))]
             scene.play(cube.animate.move_to(result.cell_center(i, j)), *clear_products(),
                        appear(dot, rate_func=at_once), *told, *carried, run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
