@@ -1,12 +1,12 @@
 """Head slices pulled apart: head 0 large with its words, the others small, each tagged "head h";
-every slice turned about its diagonal in place (a swapaxes or permute of the last two axes)."""
+every slice transposed in place, column j lying down as row j (a swapaxes or permute of the last two axes)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from manim import DOWN, PI, RIGHT, UP, Arrow, Mobject, VGroup, smooth
+from manim import DOWN, RIGHT, UP, Arrow, Mobject, VGroup, smooth
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
@@ -15,7 +15,7 @@ from ..components.projection import FRONT
 from ..layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
 from ..layout.area import StageArea
 from ..layout.fit import HEAD_GAP, LABEL_GAP, head_grid
-from .turns import diagonal, turn
+from .turns import diagonal, swing_columns
 
 __all__ = ["FocusHeads", "HeadPairs", "head_tags", "focus_heads", "fill_heads", "form_rows_together", "pair_heads",
            "form_pairs", "turn_heads", "FOCUS_SHARE", "PAIR_LEAST", "role_lines", "tag_width"]
@@ -478,7 +478,7 @@ def _others_label(layout, others, name: str, slots=None) -> Mobject:
 
 def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float = 2.4, axis_color=None,
                rows_are_tokens: bool = True, columns_are_tokens: bool = False, told=()) -> FocusHeads:
-    """Every head's slice turns about its own diagonal at once (a swapaxes or
+    """Every head's slice transposed at once, its columns lying down as rows (a swapaxes or
     permute of the last two axes: cell (i, j) travels to (j, i)); head 0's
     words go and come back on its new token axis; the labels take the new
     shape in the same play. ``values``: the turned (h, c, r) tensor;
@@ -504,15 +504,19 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
     focus, others = turned[0], turned[1:]
     old_label = shown.focus.label
     layout.name(focus, f"{shown.name}[0]", DOWN, scale_of=old_label.scale_of, values=focus.values)
-    layout.place(focus)
-    turns = []
-    for s in slices:
-        x_axis, row_axis, _ = s.axis_vectors()
-        turns.append(turn(s, PI, x_axis + row_axis, about_point=s.cell_center(0, 0)))
+    placed = layout.place(focus).get_center()
+    # the new shape's label where the old one stood, under the columns as they swing (under the turned
+    # block, it stood in their way); it goes under the block once they lie there
+    focus.label.shift([0.0, old_label.get_top()[1] - focus.label.get_top()[1], 0.0])
+    pieces, swings = [], []
+    for s in slices:  # in every slice at once, column j lies down as row j, one column after another
+        columns, moves = swing_columns(scene, s)
+        pieces += columns
+        swings += moves
     # head 0's label takes the new shape half-way through the turn (after it, a block drawn 8×17 stood
     # under "17×8": 14_0546, 15_0441)
-    scene.play(*turns, *swap(old_label, focus.label), run_time=run_time)
-    scene.remove(*slices)
+    scene.play(*swings, *swap(old_label, focus.label), run_time=run_time)
+    scene.remove(*pieces)
     scene.add(*turned)
     if shown.area is not None:  # head 0 grows into the room its new shape leaves
         target = focus.copy()
@@ -522,6 +526,9 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
             top=layout.word_room(words, columns=True) if columns_are_tokens else 0.0,
             bottom=focus.label.height + 0.3))
         scene.play(focus.animate.become(target), layout.follow(focus, target), *map(vanish, axes), run_time=0.8)
+        axes = []
+    else:
+        scene.play(focus.label.animate.move_to(placed), *map(vanish, axes), run_time=0.5)
         axes = []
     others_label = shown.others_label
     if others:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, LEFT, OUT, PI, RIGHT, UP, Dot, Rectangle, Text, Triangle, VGroup, smooth
+from manim import DOWN, LEFT, OUT, PI, RIGHT, UP, Dot, Mobject, Rectangle, Text, Triangle, VGroup, smooth
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
@@ -309,15 +309,19 @@ def signs_between(layout: Layout, left: CubeGrid, right: CubeGrid, result: CubeG
     """The ``marks`` between ``left`` and ``right`` and between ``right``
     and ``result`` (a matmul's "·" and "="), each centred in its gap as seen
     now (pinned, not shown)."""
-    signs = VGroup()
-    for before, after, sign in ((left, right, marks[0]), (right, result, marks[1])):
-        mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"  # a "·" glyph is 3 px at 480p
-                else Text(sign, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=layout.theme.ink))
-        gap = layout.screen_box([after])[0] - layout.screen_box([before])[2]
-        layout.beside([before], mark, [1.0, 0.0, 0.0], buff=(gap - mark.width) / 2)
-        layout.upright(mark)
-        signs.add(mark)
-    return signs
+    return VGroup(*[sign_between(layout, before, after, sign)
+                    for before, after, sign in ((left, right, marks[0]), (right, result, marks[1]))])
+
+
+def sign_between(layout: Layout, before: Mobject, after: Mobject, sign: str = "·") -> Mobject:
+    """``sign`` ("·": a dot, a "·" glyph is 3 px at 480p) centred in the gap
+    between ``before`` and ``after`` as seen now (pinned, not shown)."""
+    mark = (Dot(radius=MULTIPLY_DOT, color=layout.theme.ink) if sign == "·"
+            else Text(sign, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=layout.theme.ink))
+    gap = layout.screen_box([after])[0] - layout.screen_box([before])[2]
+    layout.beside([before], mark, [1.0, 0.0, 0.0], buff=(gap - mark.width) / 2)
+    layout.upright(mark)
+    return mark
 
 
 def _name_alone(label):
@@ -924,14 +928,17 @@ class MatmulMotion:
 
 
 def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products, *,
-           names, say=None, **kwargs) -> Matmul:
+           names, say=None, leaving=(), **kwargs) -> Matmul:
     """Animate ``result = left @ right``, ``left`` and ``right`` labelled on
-    screen: the rule said, ``A · B = C`` arranged, then filled in
+    screen: the rule said, ``A · B = C`` arranged (``leaving``: on screen,
+    gone as the blocks take their places), then filled in
     (:class:`MatmulMotion`, which takes the other keywords). Returns the
     result, labelled, and the signs."""
     motion = MatmulMotion(scene, layout, viewpoint, left, right, result_values, products, names=names, say=say,
                           **kwargs)
-    motion.arrange(told=_saying(scene, motion.say, motion.rule()))  # the rule said as the blocks take their places
+    # the rule said as the blocks take their places; ``leaving`` (a sign standing between the operands
+    # before: a stage's opening "·") goes as they move, the matmul's own signs coming once they stand
+    motion.arrange(told=_saying(scene, motion.say, motion.rule()) + [vanish(m, rate_func=at_once) for m in leaving])
     return motion.fill()
 
 
@@ -964,7 +971,7 @@ def head_slice(name: str, h: int) -> str:
 def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values,
                    products_head0, *, names, say=None, result_range=None, speed: float = 1.4,
                    view=None, slice_names=None, scales_of=None, cells: int | None = None, rows: int | None = 2,
-                   stack: bool = True, together: bool = False) -> "BatchedMatmul":
+                   stack: bool = True, together: bool = False, signs=()) -> "BatchedMatmul":
     """``result[h] = left[h] @ right[h]`` for every head ``h``, as a viewer can follow it.
 
     ``left`` (h×m×k) and ``right`` (h×k×n), labelled, are on screen. Head 0's
@@ -988,7 +995,9 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     is formed here (the worked example); head 0's later rows and heads 1 …
     are left empty slots in the returned block, for the caller to form all
     at once, row after row (:func:`~scenes.motions.heads.pair_heads` and
-    ``form_pairs``, with ``operands``; not stacked). Returns the 3D
+    ``form_pairs``, with ``operands``; not stacked). ``signs``: on screen
+    between the blocks (a stage's opening "·"), kept while head 0's slices
+    come out of them, gone as the matmul lays out its own. Returns the 3D
     result block, labelled ``names[2]`` (below it, placed).
     """
     left_slice, right_slice, result_slice = slice_names or (head_slice,) * 3
@@ -1027,7 +1036,7 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     batch = together and heads > 1  # one head has no batch to form its later rows with
     done = matmul(scene, layout, viewpoint, left0, right0, result_values[0], products_head0,
                   result_range=value_range, say=say, speed=speed, names_room=room, cells=cells, rows=rows,
-                  later=not batch,
+                  later=not batch, leaving=signs,
                   names=(left0.label.tensor_name, right0.label.tensor_name, result_slice(result_name, 0)),
                   result_scale_of=result_of)  # head 0's result says whose colors it wears, as every head's
     head = done.result

@@ -1,19 +1,19 @@
 """Stage 13: one projection matrix per head, the slices of one 3D tensor along a new first axis.
 
-Head 0's query, key and value matrices first, flat and large (stage 6's
-three matrices, once per head). Then the query matrices of every head side
-by side, each tagged "head h", counted in one after another (head 0's goes
-to its place among them); they fly into one 3D block along a new first
-axis, head 0 in front, as the camera turns to see the depth, and the key's
-and value's blocks, stacked alike, come beside it. Every slice is opaque;
-nothing is dimmed or seen through.
+The query matrices of every head side by side, each tagged "head h", under
+one label with the colors of all heads (one torch.rand call draws them
+all). They fly into one 3D block along a new first axis, the last head's
+first, head 0 in front, each tag riding over its card until it nears the
+pile; the camera turns to see the depth, and the key's and value's blocks,
+drawn alike, come beside it. Every slice is opaque; nothing is dimmed or
+seen through.
 """
 
 import numpy as np
-from manim import DOWN, LEFT, UP, LaggedStart, VGroup, rush_from
+from manim import DOWN, LEFT, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_once, halfway, swap, vanish
+from scenes.components.fades import InPlace, appear, at_once, swap, vanish
 from scenes.components.guides import GUIDE_SIZE, axis_guides
 from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_text
 from scenes.components.projection import FRONT
@@ -24,14 +24,16 @@ __all__ = ["MultiheadProjections"]
 
 
 CARDS_SHARE = 0.6  # of the stage area's width, left: every head's matrix; right: the block they stack into
+TAG_BUFF = 0.08  # between a card and its "head h" tag
+FLIGHT = 0.6  # of a card's move to the pile, the flight at its own size; then it grows into its slice
 
 
 class MultiheadProjections(StageScene):
     code_steps = {"heads": (0,)}
     number = 13
     title = "Multi-head projection tensors"
-    summary = ("one query, key and value matrix per head (head 0's flat first), the slices of three 3D tensors "
-               "along a new first axis, 9×17×16, 9×17×16, 9×18×16")
+    summary = ("one query, key and value matrix per head, every head's query matrix side by side first, the "
+               "slices of three 3D tensors along a new first axis, 9×17×16, 9×17×16, 9×18×16")
     code = ("multihead_U_query = torch.rand(h, d_k, d)  # h = {heads}\n"
             "multihead_U_key = torch.rand(h, d_k, d)\nmultihead_U_value = torch.rand(h, d_v, d)")
     paper_code = ("multihead_U_query = torch.rand(h, d // h, d)  # W_Q ({d}×{d}) in h = {heads} heads\n"
@@ -66,6 +68,35 @@ class MultiheadProjections(StageScene):
         self.layout.upright(*words)
         return VGroup(arrows, words)
 
+    @staticmethod
+    def flying(card, there):
+        """``card`` flown to ``there`` at its own size, then grown into it (grown
+        on the way, it stood large over the cards still waiting and half under
+        the pile: 13_0155, the 34th reader)."""
+        start, begin, end = card.copy(), card.get_center(), there.get_center()
+        growth = there.pitch / card.pitch
+
+        def fly(mob, alpha):
+            mob.points = start.points.copy()
+            mob.scale(1.0 + (growth - 1.0) * max(0.0, (alpha - FLIGHT) / (1.0 - FLIGHT)))
+            mob.move_to(begin + min(1.0, alpha / FLIGHT) * (end - begin))
+
+        return InPlace(card, fly)
+
+    def riding_tag(self, tag, card, there):
+        """``tag`` over ``card`` at every frame as it flies to ``there``,
+        faded out over the last half of its way (its tag over the pile would
+        stand on the next one's)."""
+        start, end = card.get_center(), there.get_center()
+        way = float(np.linalg.norm(end - start)) or 1.0
+
+        def ride(mob, alpha):
+            self.layout.beside([card], mob, UP, buff=TAG_BUFF, view=FRONT)
+            left = float(np.linalg.norm(end - card.get_center())) / way
+            mob.set_opacity(float(np.clip((left - 0.15) / 0.35, 0.0, 1.0)))
+
+        return InPlace(tag, ride)
+
     def storyboard(self):
         keys = ("s13_multihead_U_query", "s13_multihead_U_key", "s13_multihead_U_value")
         names = ("multihead_U_query", "multihead_U_key", "multihead_U_value")
@@ -74,38 +105,22 @@ class MultiheadProjections(StageScene):
         # where the three blocks end, seen from the scene's view
         blocks = [self.block(k, n, direction=DOWN, stacked=True) for k, n in zip(keys, names)]
         self.layout.row(*blocks, gap=0.9, view=self.view)
-        # head 0's three matrices, flat and face on, as large as the stage area allows
-        firsts = []
-        for block, name, values in zip(blocks, names, tensors):
-            first = block.like(values[0], block.value_range, dims=(None,) + tuple(block.dims[1:]))
-            self.layout.name(first, f"{name}[0]", DOWN, stacked=True,
-                             scale_of="all heads" if heads > 1 else None)
-            firsts.append(first)
         self.viewpoint.look_from(FRONT)
-        self.layout.row(*firsts, gap=1.2, view=FRONT, margins=Margins(left=0.2, right=0.2), flip=True)
 
-        self.step("head 0")
+        self.step("heads")
+        # every head's query matrix side by side, each tagged, from the first frame (head 0's query, key and
+        # value matrices first, flat: three names wider than the frame stood above and below in a zigzag,
+        # 13_0031 for three readers; the three blocks close the scene)
         if self.paper(self.cfg):
             d = self.cfg.d
             self.say(f"the paper: W_Q ({d}×{d}) cut into h = {heads} heads of {d}/{heads} = {self.cfg.head_k} "
-                     f"rows; head 0's query, key and value matrices")
+                     f"rows, one query matrix per head")
         else:
-            q, k, v = (t.shape[1:] for t in tensors)
-            self.say(f"head 0's own query, key and value matrices ({shape_text(q)}, {shape_text(k)}, "
-                     f"{shape_text(v)}): each head has its own three")
-        self.play(*map(appear, firsts), *[appear(self.layout.place(f)) for f in firsts], run_time=1.0)
-        self.wait(1.0)
-        if same := self.same_as_stage_6(tensors, names):
-            self.say(same)
-            self.wait(1.9)  # a fact two readers checked by hand: time to read it (a still stretch: at most 2 s)
-
-        self.step("heads")
-        # the query matrices of every head side by side, each tagged (a reader could not count nine slices
-        # packed into one small block): head 0's goes to its place among them, the key's and value's go
-        self.say(f"every head has its own query matrix: one torch.rand call draws all {heads}, head 0 to "
-                 f"head {heads - 1}" if heads > 1 else "one head: one query matrix")
-        first, block = firsts[0], blocks[0]
-        cards = [block.like(tensors[0][h], block.value_range, dims=first.dims) for h in range(heads)]
+            self.say(f"every head has its own query matrix: one torch.rand call draws all {heads}, head 0 to "
+                     f"head {heads - 1}" if heads > 1 else "one head: one query matrix")
+        block = blocks[0]
+        dims = (None,) + tuple(block.dims[1:])
+        cards = [block.like(tensors[0][h], block.value_range, dims=dims) for h in range(heads)]
         # named with the colors they wear (the grid of nine had no color bar: 13_0093, the 32nd reader)
         named = BlockLabel(f"{names[0]}[h], h = 0 … {heads - 1}" if heads > 1 else f"{names[0]}[0]",
                            cards[0].source_shape, self.theme, block.value_range,
@@ -124,27 +139,17 @@ class MultiheadProjections(StageScene):
         middle = area.center[1] + (room.bottom - TAG_ROOM) / 2  # their tags above and their name below
         for card in cards:
             card.shift([area.center[0] - (left + right) / 2, middle - (bottom + top) / 2, 0.0])
-        tags = head_tags(self.layout, cards, direction=UP, buff=0.08)
+        tags = head_tags(self.layout, cards, direction=UP, buff=TAG_BUFF)
         self.layout.beside(cards, named, DOWN, buff=0.2)
         self.layout.inside(named)
         self.layout.fixed(named)
         for card in cards:
             card.label = named
-        first.label.row, first.label.hang = None, 0  # it leaves the row: under its block all the way
-        # half-way through head 0's move to its place, every other head's comes in its own, tagged, the names
-        # swapped in the same frame (head 0's own name never stands over the tags: 13_0084): torch.rand draws
-        # them in one call (slots turning from grey to colors one by one read as nothing happening: 13_0094;
-        # coming once head 0's stood there, they left a still of one small matrix in an empty frame: 13_0089)
-        self.remove(*cards[1:])
-        # head 0's there early (mid-way, it flew over the others' tags as they came)
-        self.play(first.animate(rate_func=rush_from).become(cards[0]), self.layout.follow(first, first, track=True),
-                  *[vanish(f, rate_func=at_once) for f in firsts[1:]],
-                  *[vanish(f.label, rate_func=at_once) for f in firsts[1:]], *swap(first.label, named),
-                  *[appear(card, rate_func=halfway) for card in cards[1:]], appear(tags, rate_func=halfway),
-                  run_time=1.0)
-        self.remove(first)
-        self.add(cards[0])
+        self.play(*map(appear, cards), appear(tags), appear(named), run_time=1.0)
         self.wait(1.2)
+        if same := self.same_as_stage_6(tensors, names):
+            self.say(same)
+            self.wait(1.9)  # a fact two readers checked by hand: time to read it (a still stretch: at most 2 s)
 
         self.step("stack")
         # the one tensor the call fills, its slices the heads' matrices ("stacked" read as a torch.stack the code
@@ -166,9 +171,13 @@ class MultiheadProjections(StageScene):
         slices = block.split(axis=0)
         for card in cards:
             card.part_of = block
-        self.play(LaggedStart(*[c.animate.become(t) for c, t in reversed(list(zip(cards, slices)))], lag_ratio=0.6),
-                  vanish(tags, rate_func=at_once), *swap(named, self.layout.place(block, view=FRONT)),
+        # each card's tag rides over it, fading as it nears the pile (gone at once, no still could tell which
+        # head went where: 13_0155, the 34th reader)
+        riding = [self.riding_tag(tag, card, there) for tag, card, there in zip(tags, cards, slices)]
+        self.play(LaggedStart(*[self.flying(c, t) for c, t in reversed(list(zip(cards, slices)))], lag_ratio=0.6),
+                  *riding, *swap(named, self.layout.place(block, view=FRONT)),
                   run_time=min(6.0, 1.5 + 0.45 * heads))
+        self.remove(tags)
         self.remove(*cards)
         self.add(block)
         # then the camera turns to see the depth, the block growing into the middle of the stage area (left at

@@ -61,7 +61,7 @@ class MultiheadContext(StageScene):
         room.become(room_there)
         self.play(self.viewpoint.turn(*FRONT), w.animate.become(w_there), v.animate.become(v_there),
                   self.layout.follow(w, w_there, view=FRONT), v.label.animate.move_to(label_there), *self.saying(
-                      f"permute(0, 2, 1): each head's value slice turns about its diagonal, "
+                      f"permute(0, 2, 1): in each head's value slice, column j lies down as row j, "
                       f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])} (seen face on: the front "
                       f"slice, head 0)"),
                   run_time=0.8)

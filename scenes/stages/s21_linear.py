@@ -1,13 +1,15 @@
 """Stage 21: Linear(162, 18): every output cell is a row of multihead_flattened against a row of W,
 162 products summed; the cells of row 0, then the other rows, row after row; then the bias on every row."""
 
+import re
+
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, VGroup
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import InPlace, appear, at_once, swap, vanish
-from scenes.components.labels import BlockLabel, shape_text
+from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_text
 from scenes.components.numbers import cell_arithmetic, shown_sum, shown_value, tick_values
 from scenes.components.projection import FRONT, project_at, world_at_screen
 from scenes.layout import LABEL_BUFF, Margins
@@ -207,38 +209,76 @@ class LinearProjection(StageScene):
             sums.scale(pitch / sums.pitch).align_cell((0, 0, 0), at)
             self.layout.bind(sums, BlockLabel("row sums", (heads,), self.theme, sums.value_range, stacked=True,
                                               note="one per head"))
-            sums.label.side = RIGHT
-            self.layout.place(sums)
-            self.layout.inside(sums.label, view=FRONT)
             self.remove(prods)
             self.add(sums)
-            self.play(appear(sums.label, rate_func=at_once), *self.saying(
-                f"each row's {shape[1]} products summed: {heads} row sums, head 0's part of the cell, head 1's, …"),
-                      run_time=0.4)
-            self.wait(1.6)
             added = shown_sum(parts, before[0, 0])
             written = added.rsplit(" ", 1)[-1]  # the cell as the sum writes it
-            self.say(f"cell [0, 0] = the {heads} row sums added: {added}")
+            # the nine sums grow where the products were, each with its number beside it, as the caption adds
+            # them (a column of nine 4-px cubes beside "=" was invisible, its numbers in a caption from edge to
+            # edge: 21_0166, the 34th reader)
+            grown = self.grown_sums(sums, prods, sums.label)
+            numbers = self.numbers_beside(grown, [t.strip("()") for t in re.split(r" [=≈] ", added)[0].split(" + ")])
+            self.layout.bind(grown, sums.label)
+            grown.label.side = DOWN
+            self.layout.place(grown)
+            self.layout.inside(grown.label, view=FRONT)
+            self.play(sums.animate.become(grown), appear(sums.label, rate_func=at_once), *self.saying(
+                f"each row's {shape[1]} products summed: {heads} row sums, head 0's part of the cell, head 1's, …"),
+                      run_time=0.6)
+            self.play(appear(numbers, rate_func=at_once), run_time=0.2)
+            self.wait(1.6)
+            self.say(f"cell [0, 0] = the {heads} row sums added: {written}")
+            at, pitch = sums.cell_center(0, 0), sums.pitch
             last = sums
             # named while they close up (their name gone at the fold's start, a still of the fold showed a column
-            # of nine small cubes, unnamed: 21_0161); the name goes as the cell's comes
-            self.play(fold(sums, 1), run_time=0.8)
+            # of nine small cubes, unnamed: 21_0161); the name goes as the cell's comes, the numbers at once
+            self.play(fold(sums, 1), vanish(numbers, rate_func=at_once), run_time=0.8)
         else:
             written = shown_value(float(before[0, 0]))
             self.play(fold(prods, 1), run_time=0.6)
         cube = row.like(before[:1, :1], (float(before.min()), float(before.max())))
-        cube.align_cell((0, 0, 0), at)
-        # the sum named with its number where it stands (one small cube, unnamed, read as a stray: 21_0166)
-        self.layout.name(cube, f"cell [0, 0] = {written}", RIGHT, shape=(), scale=False,
-                         note=None)
-        self.layout.place(cube)
+        cube.scale(pitch / cube.pitch).align_cell((0, 0, 0), at)
+        # the sum named with its number where it stands (one small cube, unnamed, read as a stray: 21_0166),
+        # level with the rows it came from, after the "=" (at the row sums' top, its name ran into W[0]'s)
+        level = cube.copy()
+        level.shift([0.0, prods.get_center()[1] - at[1], 0.0])
+        self.layout.name(cube, f"cell [0, 0] = {written}", DOWN, shape=(), scale=False, note=None)  # no room right
+        self.layout.bind(level, cube.label)
+        self.layout.place(level)
         self.layout.inside(cube.label, view=FRONT)
         self.remove(last)
         self.add(cube)
-        self.play(appear(cube.label, rate_func=at_once),
-                  *([vanish(last.label, rate_func=at_once)] if last is not prods else []), run_time=0.2)
+        self.play(cube.animate.become(level), *([vanish(last.label, rate_func=at_once)] if last is not prods else []),
+                  run_time=0.4)
+        self.layout.bind(cube, cube.label)
+        self.play(appear(cube.label, rate_func=at_once), run_time=0.2)
         self.wait(1.0)
         return cube, [row, w_row, row.label, w_row.label, signs, cube.label]
+
+    def grown_sums(self, sums, prods, label) -> CubeGrid:
+        """The row sums as a column as tall as the stage area allows with
+        ``label`` under it (at most three of the products' pitch), where the
+        products stood: left where they began, from the stage area's top.
+        Not shown."""
+        area = self.layout.area()
+        grown = sums.copy()
+        rows = sums.grid_shape[1]
+        pitch = min(3.0 * sums.pitch, (area.height - label.height - LABEL_BUFF - 0.3) / rows)
+        grown.scale(pitch / sums.pitch)
+        left, _, _, top = self.layout.screen_box([grown], FRONT)
+        grown.shift([self.layout.screen_box([prods], FRONT)[0] - left, area.top - 0.1 - top, 0.0])
+        return grown
+
+    def numbers_beside(self, grid, texts) -> VGroup:
+        """``texts``, one beside each cube of the column ``grid``, on its right,
+        pinned (not shown)."""
+        numbers = VGroup()
+        for i, text in enumerate(texts):
+            number = note_text(text, self.theme, font_size=TEXT_SIZE)
+            self.layout.beside([grid.subgrid((0, i))], number, RIGHT, buff=0.15, view=FRONT)
+            numbers.add(number)
+        self.layout.fixed(*numbers)
+        return numbers
 
     def first_row(self, flat_grid, w, result, d_out):
         """The rest of row 0: row 0 of multihead_flattened framed, a frame

@@ -9,7 +9,7 @@ from scenes.components.labels import BlockLabel, shape_text
 from scenes.components.projection import project
 from scenes.layout import Margins, ghost
 from scenes.motions.broadcast import broadcast_copies
-from scenes.motions.matmul import batched_matmul
+from scenes.motions.matmul import batched_matmul, sign_between
 from scenes.motions.heads import focus_heads, form_pairs, pair_heads, turn_heads
 from scenes.motions.turns import before_and_after, turn_sign
 
@@ -47,7 +47,10 @@ class MultiheadProjectionStage(StageScene):
         else:
             self.say(f"{self.weight_name}: stage {self.single[1]}'s {self.single[0]}, once per head ({heads}, in "
                      f"depth); Xᵀ is one 2D matrix")
-        self.play(appear(weight), appear(xt), appear(self.layout.place(weight)), appear(self.layout.place(xt)))
+        # the "·" between them from the first frame: an operation, not two blocks (14_0064, the 34th reader)
+        dot = sign_between(self.layout, weight, room)
+        self.play(appear(weight), appear(xt), appear(self.layout.place(weight)), appear(self.layout.place(xt)),
+                  appear(dot))
 
         self.step("broadcast")
         self.say(f"broadcasting: matmul uses the one Xᵀ for every head, as if copied along the head axis: ×{heads}")
@@ -65,7 +68,7 @@ class MultiheadProjectionStage(StageScene):
                               matmul_products(weight.values[0], stack.values[0]),
                               names=(self.weight_name, "Xᵀ", self.result_name), say=self.say,
                               speed=self.speed, view=self.view, cells=self.cells, together=True,
-                              stack=False)  # the heads go side by side next: no stacked shot between
+                              stack=False, signs=[dot])  # the heads side by side next: no stacked shot
         self.weights, self.operand = (weight.values, weight.value_range), done.operands[1]
         self.finish(done.block, done.leaving)
 
@@ -124,7 +127,7 @@ class MultiheadProjectionStage(StageScene):
         # fell between every reader's stills: "the transposition is not visible", 15_0413)
         turned = turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.8,
                             axis_color=self.theme.accent, told=self.saying(
-                                f"{self.transpose_code}: every head's slice turns about its diagonal, "
+                                f"{self.transpose_code}: in every head's slice, column i lies down as row i, "
                                 f"{shape_text((rows, cols))} → {shape_text(final.shape[1:])}"))
         every = "every head" if final.shape[0] > 1 else "the one head"
         self.say(f"{self.result_name}: {shape_text(final.shape)}; in {every}, row i is token i")

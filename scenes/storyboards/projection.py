@@ -47,7 +47,7 @@ class ProjectionStage(StageScene):
         self.step("transpose")
         # park the product so that, once turned, the result fits too
         side = max(result_values.shape)  # its label stays under it: a label changing sides would cross it
-        self.say(f".T turns {name} about its diagonal: column i becomes row i, one row per token")
+        self.say(f".T: column i of {name} lies down as row i, one after another: one row per token")
         self.close_on(product, left, right, left.label, right.label, done.signs,
                       margins=Margins(left=self.layout.word_room(self.cfg.sentence)), room_for=(1, side, side))
         # the turning block keeps its name until half-way, then takes the result's, under the room the
