@@ -488,10 +488,6 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
     slices = [shown.focus, *shown.others]
     axes = [diagonal(s, axis_color) for s in slices[:1]] if axis_color is not None else []
     old_words = [w for w in shown.words]
-    # the diagonal whole at once (drawn, its first frames were a stray tick at the corner: 14_0583), the
-    # caption with it, as the code's mark moves to the turn
-    scene.play(*[vanish(w, rate_func=at_once) for w in old_words], *[appear(a, rate_func=at_once) for a in axes],
-               *told, run_time=0.5)
     turned = []  # each slice as it will stand, turned about its first cell
     for h, s in enumerate(slices):
         depth, rows, cols = s.dims
@@ -514,7 +510,12 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
         pieces += columns
         swings += moves
     # head 0's label takes the new shape half-way through the turn (after it, a block drawn 8×17 stood
-    # under "17×8": 14_0546, 15_0441)
+    # under "17×8": 14_0546, 15_0441); the diagonal whole at once (drawn, its first frames were a stray tick
+    # at the corner: 14_0583)
+    # the caption first, on its own (joining the swing, it changed half-way through it), as short as
+    # a still is unlikely to catch
+    scene.play(*[vanish(w, rate_func=at_once) for w in old_words], *[appear(a, rate_func=at_once) for a in axes],
+               *told, run_time=0.2)
     scene.play(*swings, *swap(old_label, focus.label), run_time=run_time)
     scene.remove(*pieces)
     scene.add(*turned)

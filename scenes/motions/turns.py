@@ -37,7 +37,7 @@ def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: 
     return InPlace(mob, update, **kwargs)
 
 
-def swing_columns(scene, grid: CubeGrid, lag: float = SWING_LAG) -> tuple[list[CubeGrid], list[InPlace]]:
+def swing_columns(scene, grid: CubeGrid, lag: float = SWING_LAG, words=None) -> tuple[list[CubeGrid], list[InPlace]]:
     """A transpose of the last two axes seen as what it does: column j (of
     every head's slice at once) swings a quarter turn in the slice's plane
     about its cell on the diagonal, (j, j), and lies down as row j, one
@@ -48,7 +48,12 @@ def swing_columns(scene, grid: CubeGrid, lag: float = SWING_LAG) -> tuple[list[C
     about the diagonal, at 90°, was a sliver face on and a skewed slab at an
     angle: 19_0063, 14_0486 for the 34th reader). ``grid`` leaves the scene
     for its columns; returns them and their animations (to play, with
-    anything else, at a ``linear`` rate: each column eases on its own)."""
+    anything else, at a ``linear`` rate: each column eases on its own).
+    ``words``: the turned block's row words (each with its ``row``, placed
+    beside row ``row``, not shown): each comes as its column lands there,
+    so that a still of the swing says which rows are tokens already (a still
+    of it read as a tangle of cubes: 14_0486, 19_0063 for the 35th reader;
+    a word riding with its column crossed the words already there)."""
     x_axis, row_axis, _ = grid.axis_vectors()
     normal = np.cross(row_axis, x_axis)  # toward the eye: a quarter turn about it takes down to right
     pitch, corner = grid.pitch, grid.cell_center(0, 0, 0)
@@ -69,13 +74,21 @@ def swing_columns(scene, grid: CubeGrid, lag: float = SWING_LAG) -> tuple[list[C
             m.shift(normal * SWING_LIFT * pitch * np.sin(PI * t))
 
         swings.append(InPlace(column, update, rate_func=linear))
+    for word in words or ():  # where it is placed, beside its row, from the frame its column lands there
+        end = (word.row * lag + 1.0) * span
+
+        def land(mob, alpha, end=end):
+            mob.set_opacity(1.0 if alpha >= end - 1e-9 else 0.0)
+
+        word.set_opacity(0.0)
+        swings.append(InPlace(word, land, rate_func=linear))
     scene.remove(grid)
-    scene.add(*columns)
+    scene.add(*columns, *(words or ()))
     return columns, swings
 
 
 def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1.6, axis_color=None,
-                   keep=None, renamed=None) -> CubeGrid:
+                   keep=None, renamed=None, words=None) -> CubeGrid:
     """Show ``grid.T`` as its columns lying down as its rows, one after
     another (:func:`swing_columns`).
 
@@ -84,20 +97,23 @@ def transpose_turn(scene, grid: CubeGrid, transposed_values, run_time: float = 1
     ``axis_color``, the diagonal the columns swing about is drawn while
     they do. The turning block is named by ``keep`` (shown), which
     ``renamed`` (placed, not shown: the new name and shape) replaces
-    half-way through, as :func:`permute_last_two` does.
+    half-way through, as :func:`permute_last_two` does. ``words``: a
+    function giving the result's row words (``layout.word_labels``), each
+    coming as its row lands (see :func:`swing_columns`; left on screen as
+    the result's ``row_words``, for the caller to take away).
     """
     corner = grid.cell_center(0, 0)
-    axis = [diagonal(grid, axis_color)] if axis_color is not None else []
-    if axis:
-        scene.play(appear(axis[0], rate_func=at_once), run_time=0.5)  # whole: never a half-faded line
-    naming = swap(keep, renamed) if renamed is not None else []
-    columns, swings = swing_columns(scene, grid)
-    scene.play(*swings, *naming, run_time=run_time)
-    if axis:
-        scene.play(*map(vanish, axis), run_time=0.4)
     depth, rows, cols = grid.dims
     result = grid.like(transposed_values, grid.value_range, dims=(depth, cols, rows))
     result.align_cell((0, 0, 0), corner)
+    axis = [diagonal(grid, axis_color)] if axis_color is not None else []
+    naming = swap(keep, renamed) if renamed is not None else []
+    columns, swings = swing_columns(scene, grid, words=words(result) if words is not None else None)
+    # the diagonal whole from the first frame, with the first column on its way (drawn alone first, a still
+    # caught a block standing still under a caption saying its columns lie down: 08_0369, 09_0369)
+    scene.play(*swings, *naming, *[appear(a, rate_func=at_once) for a in axis], run_time=run_time)
+    if axis:
+        scene.play(*map(vanish, axis), run_time=0.4)
     scene.remove(*columns)
     scene.add(result)
     return result
@@ -114,11 +130,9 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     caller binds it to the result)."""
     corner = grid.cell_center(0, 0, 0)
     axes = [diagonal(grid, axis_color)] if axis_color is not None else []  # nine would blur into a band
-    if axes:
-        scene.play(*[appear(a, rate_func=at_once) for a in axes], run_time=0.5)
     naming = swap(keep, renamed) if renamed is not None else []
     columns, swings = swing_columns(scene, grid)
-    scene.play(*swings, *naming, run_time=run_time)
+    scene.play(*swings, *naming, *[appear(a, rate_func=at_once) for a in axes], run_time=run_time)
     if axes:
         scene.play(*map(vanish, axes), run_time=0.4)
     depth, rows, cols = grid.dims

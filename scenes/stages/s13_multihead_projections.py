@@ -191,12 +191,14 @@ class MultiheadProjections(StageScene):
         if depth is not None:
             self.play(appear(depth, rate_func=at_once), run_time=0.3)
         self.wait(0.8)
-        self.say(f"the same for keys and values: one matrix per head in each, {heads} slices deep")
-        self.code_at(1, 2)
         block.label.row = row
         self.play(block.animate.become(home), self.layout.follow(block, home, view=self.view),
                   *([vanish(depth, rate_func=at_once)] if depth is not None else []), run_time=0.8)
-        self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], run_time=0.8)
+        # said with the blocks it names (said as the query's block went home, it stood over that block alone:
+        # 13_0204, the 35th reader)
+        self.code_at(1, 2)
+        self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], *self.saying(
+            f"the same for keys and values: one matrix per head in each, {heads} slices deep"), run_time=0.8)
         self.wait(0.6)
         q, k, v = (t.shape for t in tensors)
         # what the shapes under the blocks do not say (the shapes repeated there read as filler: 13_0306)

@@ -54,15 +54,17 @@ class ProjectionStage(StageScene):
         # turn sweeps (both shapes from the same first cell): never over the block, never without a name
         renamed = self.layout.renamed(product.label, self.result_name, result_values.shape,
                                       ghost(product, (1, side, side)))
+        # each column's token word rides with it and lands beside its row
         result = transpose_turn(self, product, result_values, run_time=3.0 / self.speed,
-                                axis_color=self.theme.accent, keep=product.label, renamed=renamed)
-        self.before_and_after(product, before, result, name, renamed)
+                                axis_color=self.theme.accent, keep=product.label, renamed=renamed,
+                                words=lambda grid: self.layout.word_labels(grid, self.cfg.sentence))
+        self.before_and_after(product, before, result, name, renamed, *result.row_words)
 
-    def before_and_after(self, product, before, result, name, shown_label):
+    def before_and_after(self, product, before, result, name, shown_label, *words):
         """The closing shot that keeps the transpose in view (:func:`~scenes.motions.turns.before_and_after`):
         ``name`` (the product) before ``.T``, the result after it."""
         self.layout.name(result, self.result_name, DOWN)
         before_and_after(self, self.layout, self.viewpoint, result, before, name, product.dims, self.cfg.sentence,
-                         turn_sign(self.theme, ".T", NAME_SIZE, bold=True), leaving=[shown_label],
+                         turn_sign(self.theme, ".T", NAME_SIZE, bold=True), leaving=[shown_label, *words],
                          say=lambda: self.say(f"{self.result_name}: {shape_text(result.source_shape)}, token i's "
                                               f"{self.role} in row i (column i of {name})"))
