@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
-           "fingerprint", "row_numbers", "shown_sum", "shown_divisor", "shown_total"]
+           "fingerprint", "row_numbers", "shown_sum", "sum_terms", "shown_divisor", "shown_total"]
 
 
 
@@ -142,6 +142,24 @@ def shown_sum(terms, total: float) -> str:
     '0.654 + 0.228 + (−0.690) + 0.272 + 0.294 + 0.514 + (−0.458) + (−1.086) + 0.971 = 0.699'
     """
     terms, total = [float(t) for t in terms], float(total)
+    decimals, sign = _sum_decimals(terms, total)
+    return f"{' + '.join(_written(t, decimals) for t in terms)} {sign} {_written(total, decimals, False)}"
+
+
+def sum_terms(terms, total: float) -> list[str]:
+    """Each of ``terms`` as :func:`shown_sum` writes it (its decimals), no
+    brackets: to stand beside its own block.
+
+    >>> sum_terms([-0.644653, 0.952246], 0.307593)
+    ['−0.645', '0.952']
+    """
+    terms = [float(t) for t in terms]
+    decimals, _ = _sum_decimals(terms, float(total))
+    return [_written(t, decimals, False) for t in terms]
+
+
+def _sum_decimals(terms: list[float], total: float) -> tuple[int, str]:
+    """The decimals :func:`shown_sum` writes at, and its sign ("=" or "≈")."""
     first = _decimals(terms + [total])
     tried = range(first, first + 3)
 
@@ -149,13 +167,10 @@ def shown_sum(terms, total: float) -> str:
         """How far the written terms' sum is from the written total, in units of the last digit."""
         return abs(sum(round(t, decimals) for t in terms) - round(total, decimals)) * 10.0 ** decimals
 
-    def written(decimals: int, sign: str) -> str:
-        return f"{' + '.join(_written(t, decimals) for t in terms)} {sign} {_written(total, decimals, False)}"
-
     for decimals in tried:
         if missed(decimals) < 0.5:
-            return written(decimals, "=")
-    return written(next((d for d in tried if missed(d) <= 1.0 + 1e-9), tried[-1]), "≈")
+            return decimals, "="
+    return next((d for d in tried if missed(d) <= 1.0 + 1e-9), tried[-1]), "≈"
 
 
 def _decimals(values) -> int:

@@ -509,11 +509,10 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
         columns, moves = swing_columns(scene, s)
         pieces += columns
         swings += moves
-    # head 0's label takes the new shape half-way through the turn (after it, a block drawn 8×17 stood
-    # under "17×8": 14_0546, 15_0441); the diagonal whole at once (drawn, its first frames were a stray tick
-    # at the corner: 14_0583)
-    # the caption first, on its own (joining the swing, it changed half-way through it), as short as
-    # a still is unlikely to catch
+    # the caption first, in a play of its own as short as a still is unlikely to catch (joining the swing, it
+    # changed half-way through it), the diagonal whole at once (drawn, its first frames were a stray tick at
+    # the corner: 14_0583); head 0's label takes the new shape half-way through the swing (after it, a block
+    # drawn 8×17 stood under "17×8": 14_0546, 15_0441)
     scene.play(*[vanish(w, rate_func=at_once) for w in old_words], *[appear(a, rate_func=at_once) for a in axes],
                *told, run_time=0.2)
     scene.play(*swings, *swap(old_label, focus.label), run_time=run_time)

@@ -128,19 +128,7 @@ def permute_last_two(scene, grid: CubeGrid, permuted_values, run_time: float = 1
     ``grid``'s label (``keep``, shown); ``renamed``: the label with the new
     shape (placed, not shown), which takes its place half-way through (the
     caller binds it to the result)."""
-    corner = grid.cell_center(0, 0, 0)
-    axes = [diagonal(grid, axis_color)] if axis_color is not None else []  # nine would blur into a band
-    naming = swap(keep, renamed) if renamed is not None else []
-    columns, swings = swing_columns(scene, grid)
-    scene.play(*swings, *naming, *[appear(a, rate_func=at_once) for a in axes], run_time=run_time)
-    if axes:
-        scene.play(*map(vanish, axes), run_time=0.4)
-    depth, rows, cols = grid.dims
-    result = grid.like(permuted_values, grid.value_range, dims=(depth, cols, rows))
-    result.align_cell((0, 0, 0), corner)
-    scene.remove(*columns)
-    scene.add(result)
-    return result
+    return transpose_turn(scene, grid, permuted_values, run_time, axis_color, keep, renamed)
 
 
 def diagonal(grid: CubeGrid, color) -> DashedLine:

@@ -1,8 +1,6 @@
 """Stage 21: Linear(162, 18): every output cell is a row of multihead_flattened against a row of W,
 162 products summed; the cells of row 0, then the other rows, row after row; then the bias on every row."""
 
-import re
-
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, VGroup
 
@@ -10,7 +8,7 @@ from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import InPlace, appear, at_once, swap, vanish
 from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_text
-from scenes.components.numbers import cell_arithmetic, shown_sum, shown_value, tick_values
+from scenes.components.numbers import cell_arithmetic, shown_sum, shown_value, sum_terms, tick_values
 from scenes.components.projection import FRONT, project_at, world_at_screen
 from scenes.layout import LABEL_BUFF, Margins
 from scenes.layout.fit import LABEL_GAP
@@ -217,7 +215,7 @@ class LinearProjection(StageScene):
             # them (a column of nine 4-px cubes beside "=" was invisible, its numbers in a caption from edge to
             # edge: 21_0166, the 34th reader)
             grown = self.grown_sums(sums, prods, sums.label)
-            numbers = self.numbers_beside(grown, [t.strip("()") for t in re.split(r" [=≈] ", added)[0].split(" + ")])
+            numbers = self.numbers_beside(grown, sum_terms(parts, before[0, 0]))
             self.layout.bind(grown, sums.label)
             grown.label.side = DOWN
             self.layout.place(grown)
