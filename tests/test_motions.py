@@ -19,7 +19,7 @@ from scenes.engine.manim_hooks import sampled, screen_points
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.heads import PAIR_LEAST, fill_heads, focus_heads, form_pairs, pair_heads
 from scenes.motions.matmul import batched_matmul, matmul
-from scenes.motions.turns import transpose_turn, turn
+from scenes.motions.turns import transpose_beside, turn, turn_sign
 from scenes.motions.vectors import beside_matrix, matrix_vector
 from scenes.screen import name_faults
 from scenes.components.projection import project
@@ -210,28 +210,85 @@ def test_a_matrix_vector_product_lays_the_vector_on_every_row_then_sums_each_row
     assert np.all(centers[0, :, 0, 0] > rows[:, -1, 0])
 
 
-def test_a_transpose_ends_with_the_axes_swapped_in_place(tmp_path):
+def _transposing(tmp_path, values, every=0.1):
+    """``transpose_beside`` run on a grid of ``values`` (named "U·Xᵀ"), the
+    result named "Q"; what each sampled frame showed, and the end."""
+    seen = {"filled": [], "source": [], "faults": []}
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            grid = CubeGrid(values)
+            self.layout.name(grid, "U·Xᵀ", DOWN)
+            self.layout.row(grid)
+            self.add(grid, self.layout.place(grid))
+            seen["before"] = grid.copy()
+            seen["grid"] = grid
+            seen["result"], seen["beside"] = transpose_beside(
+                self, self.layout, self.viewpoint, grid, values[0].T, lambda g: self.layout.name(g, "Q", DOWN),
+                "U·Xᵀ", [f"w{i}" for i in range(values.shape[2])], turn_sign(self.theme, ".T"))
+
+    def during(scene):
+        result = next((m for m in scene.mobjects if getattr(getattr(m, "label", None), "tensor_name", "") == "Q"
+                       and isinstance(m, CubeGrid)), None)
+        if result is not None:
+            rows = result.grid_shape[1]
+            seen["filled"].append([not result.cube_empty[result.cell_ids((0, r))].any() for r in range(rows)])
+        seen["source"].append(seen["grid"].values.copy())
+        seen["faults"] += name_faults(scene)
+
+    render_still(sampled(Motion, every, during), tmp_path, size=SIZE)
+    return seen
+
+
+def test_a_transpose_is_its_columns_copied_out_as_the_rows_of_a_new_block(tmp_path):
+    """``.T`` seen as a copy: the block before it stays whole (its numbers
+    never change) while the block after it, beside it, fills row after row,
+    never two rows at once, each row j holding column j's numbers and
+    colors (``numpy``'s transpose, the reference); both named from the
+    first frame."""
+    values = np.arange(3 * 5, dtype=float).reshape(1, 3, 5)  # 3 rows, 5 columns: 5 rows after
+    seen = _transposing(tmp_path, values)
+    before, result = seen["before"], seen["result"]
+    assert all(np.array_equal(v, values) for v in seen["source"])
+    assert np.array_equal(result.values[0], values[0].T)
+    assert not result.cube_empty.any()
+    assert np.allclose(result.cube_rgb.reshape(5, 3, 3), before.cube_rgb.reshape(3, 5, 3).transpose(1, 0, 2))
+    counts = [sum(f) for f in seen["filled"]]
+    formed = [f for f in seen["filled"] if any(f)]
+    # rows fill top to bottom, one at a time: a filled row has every row above it filled
+    assert all(f == sorted(f, reverse=True) for f in formed)
+    assert counts == sorted(counts) and set(range(1, 6)) <= set(counts)
+    assert not seen["faults"]
+    assert result.label.tensor_name == "Q" and seen["grid"].label.tensor_name == "U·Xᵀ"
+
+
+def test_a_permute_of_every_heads_slice_is_copied_out_for_every_head_at_once(tmp_path):
+    """``permute(0, 2, 1)`` of a 3D block: row j of every head's slice lands
+    together, as column j of that head's slice (a hand-written loop, the
+    reference)."""
+    values = np.random.default_rng(3).normal(size=(2, 3, 4))
     seen = {}
 
     def storyboard(scene):
-        grid = scene.tensor_grid("s07_queries_before_transpose")
-        scene.add(grid)
-        seen["before"] = grid.copy()
-        seen["after"] = transpose_turn(scene, grid, grid.values[0].T)
+        grid = CubeGrid(values)
+        scene.layout.name(grid, "V", DOWN)
+        scene.layout.row(grid)
+        scene.add(grid, scene.layout.place(grid))
+        seen["result"], _ = transpose_beside(
+            scene, scene.layout, scene.viewpoint, grid, values.transpose(0, 2, 1),
+            lambda g: scene.layout.name(g, "V", DOWN), "V", ["a", "b", "c", "d"], turn_sign(scene.theme, "permute"))
 
     play(tmp_path, storyboard)
-    before, after = seen["before"], seen["after"]
-    rows, cols = before.grid_shape[1:]
-    assert after.grid_shape[1:] == (cols, rows)
-    assert np.array_equal(after.values[0], before.values[0].T)
-    assert np.allclose(after.cell_center(0, 0), before.cell_center(0, 0))  # turned about its corner
-    x_axis, row_axis, _ = before.axis_vectors()
-    # cell (i, j) of the result is where cell (j, i) went: across became down
-    for i, j in ((0, 1), (1, 0), (cols - 1, rows - 1)):
-        expected = before.cell_center(0, 0) + before.pitch * (j * x_axis + i * row_axis)
-        assert np.allclose(after.cell_center(i, j), expected)
-    assert np.allclose(after.cube_rgb.reshape(cols, rows, 3), before.cube_rgb.reshape(rows, cols, 3)
-                       .transpose(1, 0, 2))
+    result = seen["result"]
+    expected = np.empty((2, 4, 3))
+    for h in range(2):
+        for i in range(3):
+            for j in range(4):
+                expected[h, j, i] = values[h, i, j]
+    assert np.allclose(result.values, expected)
+    assert not result.cube_empty.any() and np.all(result.cube_opacity == 1.0)
 
 
 def test_a_softmax_row_goes_through_its_exponentials_to_its_weights(tmp_path):
@@ -607,35 +664,6 @@ def test_a_legend_changes_with_the_colors_it_names(tmp_path):
     assert soon == [1.0, 1.0]  # named as they come in
     products = (a[1][:, None] * b).reshape(-1)
     assert np.allclose(was1, products) and np.allclose(now1, products)
-
-
-def test_a_transpose_is_named_until_half_way_then_by_its_new_name(tmp_path):
-    """The turning block is never without a name: its label stays for the
-    first half of the turn, the transposed one's takes its place at half-way
-    (stages 7-9 had no label during the turn)."""
-    seen = {}
-
-    def storyboard(scene):
-        grid = scene.tensor_grid("s07_queries_before_transpose")
-        scene.layout.name(grid, "U·Xᵀ", DOWN)
-        scene.add(grid, scene.layout.place(grid))
-        old = grid.label
-        new = scene.layout.sized_label("Q", grid.values[0].T.shape, DOWN)
-        played = scene.play
-
-        def play(*animations, **kwargs):
-            for animation in animations:
-                if animation.mobject in (old, new):
-                    seen[animation.mobject.tensor_name] = (animation.rate_func(0.25), animation.rate_func(0.75))
-            played(*animations, **kwargs)
-
-        scene.play = play
-        transpose_turn(scene, grid, grid.values[0].T, keep=old, renamed=new)
-        seen["on screen"] = [m.tensor_name for m in scene.mobjects if m in (old, new)]
-
-    play(tmp_path, storyboard)
-    assert seen["U·Xᵀ"] == (0.0, 1.0) and seen["Q"] == (0.0, 1.0)  # out and in at half-way, together
-    assert seen["on screen"] == ["Q"]
 
 
 def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):

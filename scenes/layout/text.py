@@ -18,7 +18,7 @@ from ..components.projection import project_at
 from .area import StageArea
 from .fit import screen_box
 
-__all__ = ["word_room", "word_labels", "column_words", "word_stride", "row_text_scale", "fitted_word",
+__all__ = ["word_room", "word_labels", "column_words", "column_word", "word_stride", "row_text_scale", "fitted_word",
            "WORD_GAP", "GUIDES_RIGHT"]
 
 WORD_GAP = 0.12  # between a block and the words naming its rows
@@ -158,3 +158,18 @@ def column_words(camera, grid: CubeGrid, words, theme: Theme, area: StageArea,
         text.move_to(head - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
         labels.add(text)
     return labels
+
+
+def column_word(camera, grid: CubeGrid, column: int, word: str, theme: Theme, area: StageArea,
+                font_size: int = TEXT_SIZE) -> Mobject:
+    """One word over column ``column`` of ``grid``, turned to read upwards,
+    full size however thin the column (shown alone: it overhangs the
+    columns beside it), shortened with an ellipsis to the room above."""
+    _, row_axis, _ = grid.axis_vectors()
+    _, _, _, top = screen_box(camera, [grid])
+    text = fitted_word(word, theme, font_size, 1.0, area.top - top - WORD_GAP)
+    text.rotate(np.pi / 2)
+    text.turned = True  # its line runs up the screen (the text rules measure its width)
+    text.move_to(grid.cell_center(0, column) - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
+    return text
+

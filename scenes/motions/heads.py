@@ -15,10 +15,9 @@ from ..components.projection import FRONT
 from ..layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, ghost, head_columns
 from ..layout.area import StageArea
 from ..layout.fit import HEAD_GAP, LABEL_GAP, head_grid
-from .turns import diagonal, swing_columns
 
 __all__ = ["FocusHeads", "HeadPairs", "head_tags", "focus_heads", "fill_heads", "form_rows_together", "pair_heads",
-           "form_pairs", "turn_heads", "FOCUS_SHARE", "PAIR_LEAST", "role_lines", "tag_width"]
+           "form_pairs", "turned_heads", "FOCUS_SHARE", "PAIR_LEAST", "role_lines", "tag_width"]
 
 
 SHORT_ROLES = {"previous token": "previous", "next token": "next", "first token": "first",
@@ -476,20 +475,16 @@ def _others_label(layout, others, name: str, slots=None) -> Mobject:
     return label
 
 
-def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float = 2.4, axis_color=None,
-               rows_are_tokens: bool = True, columns_are_tokens: bool = False, told=()) -> FocusHeads:
-    """Every head's slice transposed at once, its columns lying down as rows (a swapaxes or
-    permute of the last two axes: cell (i, j) travels to (j, i)); head 0's
-    words go and come back on its new token axis; the labels take the new
-    shape in the same play. ``values``: the turned (h, c, r) tensor;
-    ``told``: a caption's animations, joining the turn's first play (a
-    caption that said the turn long before it: 14_0594; one that came
-    half-way through it lagged the code's mark: 14_0583)."""
-    slices = [shown.focus, *shown.others]
-    axes = [diagonal(s, axis_color) for s in slices[:1]] if axis_color is not None else []
-    old_words = [w for w in shown.words]
-    turned = []  # each slice as it will stand, turned about its first cell
-    for h, s in enumerate(slices):
+def turned_heads(layout, shown: FocusHeads, values, words, rows_are_tokens: bool = True,
+                 columns_are_tokens: bool = False) -> FocusHeads:
+    """Where every head's slice stands once turned (a swapaxes or permute of
+    the last two axes: ``values``, the turned (h, c, r) tensor), not shown:
+    each slice turned about its first cell, head 0 grown into the room its
+    new shape leaves, the words for its new token axis placed; the other
+    heads labelled together as before. Head 0 is not named: the block that
+    takes its place brings its label."""
+    turned = []
+    for h, s in enumerate([shown.focus, *shown.others]):
         depth, rows, cols = s.dims
         new = s.like(np.asarray(values)[h], s.value_range, dims=(depth, cols, rows))
         new.align_cell((0, 0, 0), s.cell_center(0, 0))
@@ -498,44 +493,13 @@ def turn_heads(scene, layout, shown: FocusHeads, values, words, run_time: float 
                 setattr(new, attr, getattr(s, attr))
         turned.append(new)
     focus, others = turned[0], turned[1:]
-    old_label = shown.focus.label
-    layout.name(focus, f"{shown.name}[0]", DOWN, scale_of=old_label.scale_of, values=focus.values)
-    placed = layout.place(focus).get_center()
-    # the new shape's label where the old one stood, under the columns as they swing (under the turned
-    # block, it stood in their way); it goes under the block once they lie there
-    focus.label.shift([0.0, old_label.get_top()[1] - focus.label.get_top()[1], 0.0])
-    pieces, swings = [], []
-    for s in slices:  # in every slice at once, column j lies down as row j, one column after another
-        columns, moves = swing_columns(scene, s)
-        pieces += columns
-        swings += moves
-    # the caption first, in a play of its own as short as a still is unlikely to catch (joining the swing, it
-    # changed half-way through it), the diagonal whole at once (drawn, its first frames were a stray tick at
-    # the corner: 14_0583); head 0's label takes the new shape half-way through the swing (after it, a block
-    # drawn 8×17 stood under "17×8": 14_0546, 15_0441)
-    scene.play(*[vanish(w, rate_func=at_once) for w in old_words], *[appear(a, rate_func=at_once) for a in axes],
-               *told, run_time=0.2)
-    scene.play(*swings, *swap(old_label, focus.label), run_time=run_time)
-    scene.remove(*pieces)
-    scene.add(*turned)
     if shown.area is not None:  # head 0 grows into the room its new shape leaves
-        target = focus.copy()
-        target.label = focus.label
-        layout.fit([target], view=FRONT, area=shown.area, margins=Margins(
+        layout.fit([focus], view=FRONT, area=shown.area, margins=Margins(
             left=layout.word_room(words) if rows_are_tokens else 0.0,
             top=layout.word_room(words, columns=True) if columns_are_tokens else 0.0,
-            bottom=focus.label.height + 0.3))
-        scene.play(focus.animate.become(target), layout.follow(focus, target), *map(vanish, axes), run_time=0.8)
-        axes = []
-    else:
-        scene.play(focus.label.animate.move_to(placed), *map(vanish, axes), run_time=0.5)
-        axes = []
-    others_label = shown.others_label
-    if others:
-        for piece in others:
-            piece.label = others_label
-    on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
+            bottom=shown.focus.label.height + 0.3))
     for piece in others:
-        piece.is_map = focus.is_map
-    scene.play(*map(vanish, axes), *map(appear, on_focus), run_time=0.6)
-    return FocusHeads(focus, others, shown.tags, on_focus, others_label, shown.name, shown.area)
+        piece.label = shown.others_label
+        piece.is_map = rows_are_tokens and columns_are_tokens
+    on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
+    return FocusHeads(focus, others, shown.tags, on_focus, shown.others_label, shown.name, shown.area)

@@ -4,13 +4,13 @@ from manim import DOWN
 
 from tensors import matmul_products
 from scenes.base import StageScene
-from scenes.components.fades import appear
+from scenes.components.fades import appear, at_once, vanish
 from scenes.components.labels import shape_text
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, ghost
 from scenes.motions.heads import focus_heads, role_lines
 from scenes.motions.matmul import batched_matmul
-from scenes.motions.turns import permute_last_two
+from scenes.motions.turns import transpose_beside, turn_sign
 
 __all__ = ["MultiheadContext"]
 
@@ -47,31 +47,32 @@ class MultiheadContext(StageScene):
         self.wait(0.6)
 
         self.step("permute")
-        # seen face on, the turn of the front slice is a flat 18×8 → 8×18 flip, as stage 9's .T (seen at an
-        # angle, the nine turning slices read as a sheared block: 19_0063, the 32nd and 33rd readers)
-        # the row laid out again for the face-on view (kept as it was, the names ran into each other)
+        # the permute seen on the values alone, face on, as a copy: the block before it left, column j of every
+        # head's slice laid down as row j of the block after it (a turn in place read as a T-shaped glitch at
+        # every still: 19_0062, the 36th reader); then the values take their place beside the weights again
         w_there, room_there = w.copy(), room.copy()
         w_there.label, room_there.label = w.label, v.label
         self.layout.row(w_there, room_there, gap=1.2, view=FRONT)
         w.label.row = v.label.row = None
-        v_there = v.copy().scale(room_there.pitch / v.pitch).align_cell((0, 0, 0), room_there.cell_center(0, 0, 0))
-        label_there = v.label.copy()
-        self.layout.beside([room_there], label_there, DOWN, buff=LABEL_BUFF, view=FRONT)
-        self.layout.inside(label_there, view=FRONT)
-        room.become(room_there)
-        self.play(self.viewpoint.turn(*FRONT), w.animate.become(w_there), v.animate.become(v_there),
-                  self.layout.follow(w, w_there, view=FRONT), v.label.animate.move_to(label_there), *self.saying(
-                      f"permute(0, 2, 1): in each head's value slice, column j lies down as row j, "
-                      f"{shape_text(values.shape[1:])} → {shape_text(permuted.shape[1:])} (seen face on: the front "
-                      f"slice, head 0)"),
-                  run_time=0.8)
-        old = v.label
-        # the new shape's label takes the old one's place half-way through the turn, where it was
-        new = self.layout.renamed(old, v_name, permuted.shape, room)
-        v = permute_last_two(self, v, permuted, run_time=2.6, axis_color=self.theme.accent, keep=old, renamed=new)
-        self.layout.bind(v, new)
-        self.say(f"{v_name}: now {shape_text(permuted.shape)}, row j of every head is token j's value")
-        self.wait(0.8)
+        self.say("permute(0, 2, 1): in each head's slice, column j becomes row j")  # one line: clear of the labels
+        shape = shape_text(permuted.shape)
+        v, beside = transpose_beside(
+            self, self.layout, self.viewpoint, v, permuted, lambda grid: self.layout.name(grid, v_name, DOWN),
+            v_name, self.cfg.sentence, turn_sign(self.theme, "permute(0, 2, 1)"), leaving=[w, w.label],
+            told=lambda: self.saying(f"column 0 (token 0, \"{self.cfg.sentence[0]}\") becomes row 0, in every "
+                                     f"head's slice (head 0 in front)"),
+            told_rest=lambda: self.saying(f"column j becomes row j, one after another: "
+                                          f"{shape_text(values.shape)} → {shape}"),
+            say_end=lambda: self.say(f"{v_name}: now {shape}, row j of every head is token j's value"))
+        w.become(w_there)
+        self.layout.place(w)
+        there = v.copy().scale(room_there.pitch / v.pitch).align_cell((0, 0, 0), room_there.cell_center(0, 0, 0))
+        label_there = v.label.copy()  # under the room both shapes take, as at the opening (under a narrow
+        self.layout.beside([room_there], label_there, DOWN, buff=LABEL_BUFF, view=FRONT)  # block, a long name
+        self.layout.inside(label_there, view=FRONT)  # reached under the weights' name)
+        self.play(*[vanish(m, rate_func=at_once) for m in (*beside, v.row_words)], v.animate.become(there),
+                  v.label.animate.move_to(label_there), run_time=0.8)
+        self.play(appear(w), appear(w.label, rate_func=at_once), run_time=0.4)
 
         self.step("matmul per head")
         result = batched_matmul(self, self.layout, self.viewpoint, w, v, context,

@@ -10,8 +10,8 @@ from scenes.components.projection import project
 from scenes.layout import Margins, ghost
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.matmul import batched_matmul, sign_between
-from scenes.motions.heads import focus_heads, form_pairs, pair_heads, turn_heads
-from scenes.motions.turns import before_and_after, turn_sign
+from scenes.motions.heads import focus_heads, form_pairs, pair_heads, turned_heads
+from scenes.motions.turns import transpose_beside, turn_sign
 
 __all__ = ["MultiheadProjectionStage"]
 
@@ -117,59 +117,50 @@ class MultiheadProjectionStage(StageScene):
     def finish(self, result, leaving):
         """The heads side by side (head 0 large, with the tokens on its
         columns; ``leaving``, the matmul's operands, go as they move), then
-        every head's slice turned: tokens on the rows."""
+        the turn, seen on head 0 as a copy: its block before the turn left,
+        column i laid down as row i of the block after it, right
+        (:func:`~scenes.motions.turns.transpose_beside`); then every head's
+        slice turned alike (a turn in place, of the nine slices at once, read
+        as a T-shaped glitch: 14_0482, 15_0426, the 36th reader)."""
         final = self.trace[self.result_key]
         heads, rows, cols = result.grid_shape
         shown = self.heads_formed(result, leaving, room_for=(cols, rows))
         self.wait(0.6)
         self.step("turn")
-        # the turn at one pace in 14 and 15, the repeat's speed not applied (the one new thing of 15, at 1.3 s it
-        # fell between every reader's stills: "the transposition is not visible", 15_0413)
-        turned = turn_heads(self, self.layout, shown, final, self.cfg.sentence, run_time=2.8,
-                            axis_color=self.theme.accent, told=self.saying(
-                                f"{self.transpose_code}: in every head's slice, column i lies down as row i, "
-                                f"{shape_text((rows, cols))} → {shape_text(final.shape[1:])}"))
-        every = "every head" if final.shape[0] > 1 else "the one head"
-        self.say(f"{self.result_name}: {shape_text(final.shape)}; in {every}, row i is token i")
-        self.wait(0.8)
-        self.step("head 0 turned")
-        self.say(f"head 0 before and after {self.turn_code}: column i becomes row i"
-                 + (", in every head alike" if final.shape[0] > 1 else ""))
-        home = turned.focus.copy()
-        beside = self.before_and_after(turned, self.trace[self.before_key][0])
-        if final.shape[0] > 1:
+        every = "every head's slice" if heads > 1 else "the one head's slice"
+        self.say(f"{self.transpose_code}: in {every}, column i becomes row i" + (", head 0 here" if heads > 1 else ""))
+        turned = turned_heads(self.layout, shown, final, self.cfg.sentence)
+        scale_of = shown.focus.label.scale_of
+        shown.focus.label.within = None
+        name = f"{self.result_name}[0]"
+        before = f"{self.weight_name}[0]·Xᵀ"
+        shape = shape_text(final.shape[1:])
+        focus, beside = transpose_beside(
+            self, self.layout, self.viewpoint, shown.focus, final[0],
+            lambda grid: self.layout.name(grid, name, DOWN, scale_of=scale_of), before, self.cfg.sentence,
+            turn_sign(self.theme, self.turn_code), speed=1.0,
+            leaving=[*shown.words, *shown.others, shown.tags] + (
+                [shown.others_label] if shown.others_label is not None else []),
+            told=lambda: self.saying(f"column 0 of head 0 (token 0, \"{self.cfg.sentence[0]}\") becomes row 0"),
+            told_rest=lambda: self.saying(f"column i becomes row i, one after another: {shape}"),
+            say_end=lambda: self.say(f"{name}: {shape}, token i in row i"))
+        if heads > 1:
             self.step("every head")
-            self.every_head(turned, home, beside, final)
+            self.every_head(focus, turned, [*beside, focus.row_words], final)
         # no word here on head 0's matrix being stage 6's (the blog's re-seeding, said in stage 13 where the
         # matrices are drawn): "multihead_queries[0] = K" said again blurred queries and keys (the 32nd reader)
 
-    def every_head(self, shown, home, beside, final):
+    def every_head(self, focus, turned, beside, final):
         """The closing shot: the whole tensor again, every head turned (head 0
-        back from the before-and-after, large with a token's word on each
-        row; the others beside it), not head 0 alone (14_0770)."""
-        focus = shown.focus
-        target = home  # head 0 as it stood before the closing shot (a copy: only its place is read)
+        back from the turn's shot to where it stood, large with a token's
+        word on each row; the others beside it), not head 0 alone (14_0770)."""
+        target = turned.focus  # where head 0 stands among the others (only its place is read)
         target.label = focus.label
-        focus.label.within = shown.area
-        words = self.layout.word_labels(target, self.cfg.sentence)
+        focus.label.within = turned.area
         self.play(*[vanish(m, rate_func=at_once) for m in beside], focus.animate.become(target),
                   self.layout.follow(focus, target), *self.saying(
                       f"{self.result_name}: {shape_text(final.shape)}, every head's slice turned alike"),
                   run_time=0.8)
-        focus.row_words = words
-        others = [*shown.others, shown.tags] + ([shown.others_label] if shown.others_label is not None else [])
-        self.play(appear(words), *map(appear, others), run_time=0.5)
-
-    def before_and_after(self, shown, before):
-        """The closing shot that keeps the turn in view, as stage 7's does
-        (:func:`~scenes.motions.turns.before_and_after`): head 0 before it and
-        after it, in the whole stage area (the other heads, turned alike, go;
-        :meth:`every_head` brings them back). Returns what it put beside head 0."""
-        focus = shown.focus
-        focus.label.within = None
-        leaving = [*shown.words, *shown.others, shown.tags, focus.label] + (
-            [shown.others_label] if shown.others_label is not None else [])
-        depth, rows, cols = focus.dims
-        return before_and_after(self, self.layout, self.viewpoint, focus, before, f"{self.weight_name}[0]·Xᵀ",
-                                (depth, cols, rows), self.cfg.sentence, turn_sign(self.theme, self.turn_code),
-                                leaving=leaving)
+        focus.row_words = turned.words[0]
+        others = [*turned.others, turned.tags] + ([turned.others_label] if turned.others_label is not None else [])
+        self.play(*map(appear, turned.words), *map(appear, others), run_time=0.5)

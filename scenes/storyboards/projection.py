@@ -5,9 +5,8 @@ from manim import DOWN
 from tensors import matmul_products
 from scenes.base import StageScene
 from scenes.components.labels import NAME_SIZE, shape_text
-from scenes.layout import Margins, ghost
 from scenes.motions.matmul import MatmulMotion
-from scenes.motions.turns import before_and_after, transpose_turn, turn_sign
+from scenes.motions.turns import transpose_beside, turn_sign
 
 __all__ = ["ProjectionStage"]
 
@@ -45,26 +44,15 @@ class ProjectionStage(StageScene):
         product = done.result
 
         self.step("transpose")
-        # park the product so that, once turned, the result fits too
-        side = max(result_values.shape)  # its label stays under it: a label changing sides would cross it
-        self.say(f".T: column i of {name} lies down as row i, one after another: one row per token")
-        self.close_on(product, left, right, left.label, right.label, done.signs,
-                      margins=Margins(left=self.layout.word_room(self.cfg.sentence)), room_for=(1, side, side))
-        # the turning block keeps its name until half-way, then takes the result's, under the room the
-        # turn sweeps (both shapes from the same first cell): never over the block, never without a name
-        renamed = self.layout.renamed(product.label, self.result_name, result_values.shape,
-                                      ghost(product, (1, side, side)))
-        # each column's token word rides with it and lands beside its row
-        result = transpose_turn(self, product, result_values, run_time=3.0 / self.speed,
-                                axis_color=self.theme.accent, keep=product.label, renamed=renamed,
-                                words=lambda grid: self.layout.word_labels(grid, self.cfg.sentence))
-        self.before_and_after(product, before, result, name, renamed, *result.row_words)
-
-    def before_and_after(self, product, before, result, name, shown_label, *words):
-        """The closing shot that keeps the transpose in view (:func:`~scenes.motions.turns.before_and_after`):
-        ``name`` (the product) before ``.T``, the result after it."""
-        self.layout.name(result, self.result_name, DOWN)
-        before_and_after(self, self.layout, self.viewpoint, result, before, name, product.dims, self.cfg.sentence,
-                         turn_sign(self.theme, ".T", NAME_SIZE, bold=True), leaving=[shown_label, *words],
-                         say=lambda: self.say(f"{self.result_name}: {shape_text(result.source_shape)}, token i's "
-                                              f"{self.role} in row i (column i of {name})"))
+        self.say(f".T: {self.result_name} is {name} with every column laid down as a row")
+        shape = shape_text(result_values.shape)
+        transpose_beside(
+            self, self.layout, self.viewpoint, product, result_values,
+            lambda grid: self.layout.name(grid, self.result_name, DOWN), name, self.cfg.sentence,
+            turn_sign(self.theme, ".T", NAME_SIZE, bold=True),
+            leaving=[left, right, left.label, right.label, *done.signs], speed=self.speed,
+            told=lambda: self.saying(f"column 0 of {name} (token 0, \"{self.cfg.sentence[0]}\") becomes row 0 "
+                                     f"of {self.result_name}"),
+            told_rest=lambda: self.saying(f"column i becomes row i, one after another: {shape}"),
+            say_end=lambda: self.say(f"{self.result_name}: {shape}, token i's {self.role} in row i "
+                                     f"(column i of {name})"))
