@@ -70,13 +70,14 @@ def guide_room(sides: tuple[str, str] | None, direction) -> float:
 
 
 def axis_guides(grid: CubeGrid, sides: tuple[str, str], theme: Theme = DARK,
-                dims=None, last: CubeGrid | None = None) -> tuple[VGroup, VGroup]:
+                dims=None, last: CubeGrid | None = None, size: int = GUIDE_SIZE) -> tuple[VGroup, VGroup]:
     """Arrows along the named edges of ``grid`` and their words.
 
     ``sides`` comes from :func:`guide_sides`; heads run back along the top
     right edge. ``last``: the right end of a row of blocks that starts with
     ``grid`` (heads laid side by side); ``dims`` then names the row's axes.
-    Returns ``(arrows, words)``; the words are meant to be kept upright.
+    ``size``: the words' font size. Returns ``(arrows, words)``; the words
+    are meant to be kept upright.
     """
     last = grid if last is None else last
     depth_name, row_name, col_name = grid.dims if dims is None else dims
@@ -93,7 +94,7 @@ def axis_guides(grid: CubeGrid, sides: tuple[str, str], theme: Theme = DARK,
 
     def add(start, end, side, outward, name, rotate=False):
         arrows.add(_arrow(start + outward * GUIDE_GAP, end + outward * GUIDE_GAP, side, theme.muted))
-        word = Text(name, font=TEXT_FONT, font_size=GUIDE_SIZE, color=theme.muted)
+        word = Text(name, font=TEXT_FONT, font_size=size, color=theme.muted)
         if rotate:
             word.rotate(-np.pi / 2)
         extent = (word.width if rotate else word.height) / 2
@@ -115,7 +116,7 @@ def axis_guides(grid: CubeGrid, sides: tuple[str, str], theme: Theme = DARK,
         start = corner(e, 0, 0, -1, 1, -1, -1) + x * GUIDE_GAP
         end = corner(e, -1, 0, -1, 1, -1, 1) + x * GUIDE_GAP
         arrows.add(_arrow(start, end, x, theme.muted))
-        word = Text(depth_name, font=TEXT_FONT, font_size=GUIDE_SIZE, color=theme.muted)
+        word = Text(depth_name, font=TEXT_FONT, font_size=size, color=theme.muted)
         word.move_to(end).shift(RIGHT * (word.width / 2 + 0.12))
         words.add(word)
     return arrows, words

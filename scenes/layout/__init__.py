@@ -32,8 +32,9 @@ from .fit import HEAD_GAP, TAG_ROOM, ghost, head_columns
 
 LABEL_BUFF = 0.18  # between a block and its label
 WIDE_LABEL = 4.2  # a label wider than this on one line puts its shape under its name
-BREAK_NAME = 5.0  # a name wider than this breaks after its first operator (at 4.2, "U_query[0] * Xᵀ[:, 0]" and
-# "Q[6] * columns of Kᵀ" broke, which four readers counted among the defects: G3 of the 34th, G5 of the 35th)
+BREAK_NAME = 6.2  # a name wider than this breaks after its first operator (at 4.2, "U_query[0] * Xᵀ[:, 0]" and
+# "Q[6] * columns of Kᵀ" broke, which four readers counted among the defects: G3 of the 34th, G5 of the 35th; at
+# 5.0, "multihead_omegas[0] / √17" and "multihead_flattened @ W.T" left one symbol on a line: G1 of the 36th)
 
 __all__ = ["Layout", "Together", "LABEL_BUFF", "StageArea", "Margins", "MAX_PITCH", "LABEL_ROOM",
            "HEAD_GAP", "TAG_ROOM", "ghost", "head_columns"]
@@ -332,6 +333,12 @@ class Layout:
         self.upright(*labels)
         grid.column_words = labels
         return labels
+
+    def column_word(self, grid: CubeGrid, column: int, word: str, font_size: int = TEXT_SIZE) -> Mobject:
+        """One token's word over one of ``grid``'s columns (see :func:`.text.column_word`), upright."""
+        label = text.column_word(self.camera, grid, column, word, self.theme, self.area(), font_size)
+        self.upright(label)
+        return label
 
     def row_text_scale(self, grid: CubeGrid, font_size: int, view=None) -> float:
         return text.row_text_scale(self.camera, grid, self.theme, font_size, view)

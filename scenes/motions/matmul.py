@@ -1059,8 +1059,9 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         if not copies:
             moves.append(right0.animate(rate_func=at_once).recolor(right_values[h], right.value_range))
         # the caption for heads 1 … comes with head 1's names, not over head 0's (16_0474)
-        told = _saying(scene, say, f"heads 1 to {heads - 1}: the same, each with its own slices, one after "
-                                   f"another") if h == 1 else []
+        # shown in turn, but one batched matmul: "one after another" contradicted 14-16's "at once" (G11, 36th)
+        told = _saying(scene, say, f"heads 1 to {heads - 1}: the same, each with its own slices (one batched "
+                                   f"matmul; shown head by head)") if h == 1 else []
         scene.play(*moves, head.animate(rate_func=at_once).set_cell_opacity(SLOT_OPACITY).empty(), *told,
                    *[a for old, new in zip(olds, news) for a in swap(old, new, rate_func=at_once)],
                    run_time=0.15 * run)

@@ -14,7 +14,7 @@ from manim import DOWN, LEFT, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.fades import InPlace, appear, at_once, swap, vanish
-from scenes.components.guides import GUIDE_SIZE, axis_guides
+from scenes.components.guides import GUIDE_ROOM, axis_guides
 from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_text
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, head_columns
@@ -55,16 +55,18 @@ class MultiheadProjections(StageScene):
         return (f"{name}[0] is stage 6's U_{single}, number for number: the blog re-seeds torch.rand before "
                 f"these{first}")
 
-    def depth_guide(self, block, heads):
-        """An arrow along the block's depth, from head 0's slice to the last
-        head's, "head axis: h" at its end (the stack's depth read as nothing
-        one could count: 13_0313); pinned, not shown. None for one head."""
-        if heads < 2:
-            return None
-        arrows, words = axis_guides(block, ("bottom", "right"), self.theme,
-                                    dims=(f"head axis: {heads}", None, None))
-        for word in words:  # at the size text is read at (the guides' own size is for a panel's axes)
-            word.scale(TEXT_SIZE / GUIDE_SIZE, about_point=word.get_left())
+    def axes_guide(self, block, heads):
+        """Arrows along the block's three axes, each with what it counts: its
+        depth from head 0's slice to the last head's ("head axis: h"), its
+        rows (d_k) up its left edge, its columns (d) along its top back edge
+        (the 3D blocks had no axis labels: 13_0198 for the 36th reader; the
+        depth alone read as nothing one could count: 13_0313); pinned, not
+        shown."""
+        _, rows, cols = block.grid_shape
+        k = "d_v" if block.label.tensor_name.endswith("value") else "d_k"
+        # at the size text is read at (the guides' own size is for a panel's axes)
+        arrows, words = axis_guides(block, ("top", "left"), self.theme, size=TEXT_SIZE, dims=(
+            f"head axis: {heads}" if heads > 1 else None, f"{k} = {rows}", f"d = {cols}"))
         self.layout.upright(*words)
         return VGroup(arrows, words)
 
@@ -162,7 +164,8 @@ class MultiheadProjections(StageScene):
         home = block.copy()
         # room on its right for the depth arrow's words, its name (wider than the block) kept in the stage area
         guide = note_text(f"head axis: {heads}", self.theme, font_size=TEXT_SIZE).width + 0.4 if heads > 1 else 0.0
-        margins = Margins(bottom=block.label.height + LABEL_BUFF + 0.1, right=guide)
+        across = note_text("d = 16", self.theme, font_size=TEXT_SIZE).height + GUIDE_ROOM  # the other two axes'
+        margins = Margins(bottom=block.label.height + LABEL_BUFF + 0.1, right=guide, left=across, top=across)
         # the cards pile up face on, in the right part: the last head's first, head 0's last, in front (flown in
         # as the camera turned, head 0 first, a still showed seven slices of three sizes: 13_0149, 13_0146)
         row, block.label.row = block.label.row, None  # out of the row of three until it goes home: under its block
@@ -187,13 +190,14 @@ class MultiheadProjections(StageScene):
         target.shift(LEFT * max(0.0, left_edge + block.label.width - whole.right))
         self.play(block.animate.become(target), self.viewpoint.turn(*self.view),
                   self.layout.follow(block, target, self.view), run_time=1.2)
-        depth = self.depth_guide(block, heads)
-        if depth is not None:
-            self.play(appear(depth, rate_func=at_once), run_time=0.3)
-        self.wait(0.8)
+        axes = self.axes_guide(block, heads)
+        self.play(appear(axes, rate_func=at_once), *self.saying(
+            f"{names[0]}: {heads} heads deep, each slice {shape_text(tensors[0].shape[1:])}: rows d_k, "
+            f"columns d" if heads > 1 else f"{names[0]}: one slice, rows d_k, columns d"), run_time=0.3)
+        self.wait(1.8)
         block.label.row = row
         self.play(block.animate.become(home), self.layout.follow(block, home, view=self.view),
-                  *([vanish(depth, rate_func=at_once)] if depth is not None else []), run_time=0.8)
+                  vanish(axes, rate_func=at_once), run_time=0.8)
         # said with the blocks it names (said as the query's block went home, it stood over that block alone:
         # 13_0204, the 35th reader)
         self.code_at(1, 2)

@@ -225,7 +225,7 @@ class LinearProjection(StageScene):
                       run_time=0.6)
             self.play(appear(numbers, rate_func=at_once), run_time=0.2)
             self.wait(1.6)
-            self.say(f"cell [0, 0] = the {heads} row sums added: {written}")
+            self.say(f"cell [0, 0], before the bias = the {heads} row sums added: {written}")
             at, pitch = sums.cell_center(0, 0), sums.pitch
             last = sums
             # named while they close up (their name gone at the fold's start, a still of the fold showed a column
