@@ -724,12 +724,14 @@ class MatmulMotion:
             if explain:
                 say(f"the {k} products summed: they close up into one cube")
             scene.play(fold(piece, 0), run_time=(1.0 if explain else 0.25) * run_time)
-            if explain:
-                scene.wait(0.4 * run_time)
             cube = result.like(np.array([[table[i, j]]]), result.value_range)
             cube.move_to(piece.cell_center(0, 0) + lift)
             cube.part_of = result
             scene.add(cube)
+            gone = clear_products()
+            if explain:  # the pile is the sum at once: one cube on C's colors, the products' name gone with them
+                scene.play(*gone, run_time=0.1)  # (held under their name, a still showed a named smudge: G1
+                gone = []  # of the 37th reader, 14_0185, 15_0162, 19_0350)
             # explained, the sum named as it goes to its place, half-way there, its number riding under it or over
             # it, clear of every text (a
             # still of one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers)
@@ -744,9 +746,10 @@ class MatmulMotion:
                     number = None
                 else:
                     layout.beside([cube], number, side, buff=0.15)
-                    carried = [appear(number, rate_func=at_once),
-                               InPlace(number, lambda mob, alpha: layout.beside([cube], mob, side, buff=0.15))]
-            scene.play(cube.animate.move_to(result.cell_center(i, j)), *clear_products(),
+                    carried = [InPlace(number, lambda mob, alpha: layout.beside([cube], mob, side, buff=0.15))]
+                    scene.play(appear(number, rate_func=at_once), run_time=0.1)
+                scene.wait(0.3 * run_time)  # the sum, its number beside it, before it goes to its place
+            scene.play(cube.animate.move_to(result.cell_center(i, j)), *gone,
                        appear(dot, rate_func=at_once), *told, *carried, run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
             scene.remove(cube, *([number] if number is not None else []))

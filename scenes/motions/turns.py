@@ -181,9 +181,6 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     above = VGroup(*[layout.column_word(source, j, word) for j, word in enumerate(words[:cols])])
     for word in above[1:]:
         word.set_opacity(0.0)
-    # each caption in a play of its own or with the shot's coming: joined to a flight, it changed half-way
-    scene.play(appear(result), appear(result.label), appear(sign), appear(above[0]), *told(), run_time=0.6 / speed)
-
     x_axis, row_axis, _ = source.axis_vectors()
     normal = np.cross(row_axis, x_axis)
     pieces = [source.subgrid((slice(None), slice(None), j), values_shape=(depth, rows, 1)) for j in range(cols)]
@@ -191,6 +188,12 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
         piece.part_of = source
     boxes = [frame_around(layout, source, (0, slice(None), j), pad=0.12, stroke=3) for j in range(cols)]
     targets = [frame_around(layout, result, (0, j), pad=0.12, stroke=3) for j in range(cols)]
+    # the caption for column 0 with the slots, column 0 and row 0 framed, in a play too short for a still to
+    # catch and the flight right after it (said as the slots came, over 0.6 s, a still showed the caption over a
+    # grey block and no column in play: 15_0406, the 37th reader)
+    scene.play(appear(result), appear(result.label), appear(sign), appear(above[0]), *told(),
+               *[appear(box, rate_func=at_once) for box in (boxes[0], targets[0])], run_time=0.3)
+    scene.remove(boxes[0], targets[0])  # the first flight's frames stand there from its first frame
     landed = layout.word_labels(result, words)
     by_row = {word.row: word for word in landed}  # rows too thin for a word each: every other one, or fewer
     growth = result.pitch / source.pitch
@@ -214,7 +217,8 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
         scene.remove(*[pieces[j] for j in js])
         return [mark for mark, _ in marks]
 
-    frames = fly([0], 0.0, 1.4 / speed)
+    frames = fly([0], 0.0, 1.0 / speed)
+    scene.wait(0.4 / speed)  # column 0 laid as row 0, both framed: the step a still should catch
     if cols > 1:
         scene.play(*told_rest(), *[vanish(m, rate_func=at_once) for m in (*frames, above[0])], run_time=0.25)
         frames = fly(list(range(1, cols)), COPY_LAG, min(3.4, 1.0 + 0.35 * cols) / speed)

@@ -133,7 +133,7 @@ class MultiheadProjectionStage(StageScene):
         scale_of = shown.focus.label.scale_of
         shown.focus.label.within = None
         name = f"{self.result_name}[0]"
-        before = f"{self.weight_name}[0]·Xᵀ"
+        before = name  # the code's own name for it, before and after the turn (as stage 19 names its values)
         shape = shape_text(final.shape[1:])
         focus, beside = transpose_beside(
             self, self.layout, self.viewpoint, shown.focus, final[0],
