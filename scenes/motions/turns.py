@@ -131,7 +131,8 @@ def _naming(words, begins) -> InPlace:
 
 
 def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_name, before_name: str, words,
-                     sign: Mobject, leaving=(), speed: float = 1.0, told=list, told_rest=list, say_end=None):
+                     sign: Mobject, leaving=(), speed: float = 1.0, told_move=list, told=list, told_rest=list,
+                     say_end=None):
     """A transpose seen as a copy, not a turn in place: ``source`` (a 2D
     block on screen, labelled) goes left and ``result`` (its transpose,
     ``values``) stands right as empty slots, ``sign`` (the turn's code on an
@@ -147,7 +148,10 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     ``result_name``: a function naming the result grid (``layout.name``, its
     label placed under it); ``before_name``: the source's name in the shot
     (its label replaced by one without a scale: one legend for both, the
-    result's). ``leaving``: what goes as the source moves; ``told``: a
+    result's). ``leaving``: what goes as the source moves; ``told_move``: a
+    function giving a caption's animations for that move (said before it,
+    a still showed the heads unturned under a caption saying the turn:
+    14_0462); ``told``: a
     function giving a caption's animations for the first column's flight,
     ``told_rest`` for the others'; ``say_end``: a caption said when every row has landed.
     Returns the result (labelled, with ``row_words``) and what stands beside
@@ -167,7 +171,7 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
     layout.place(twin)
     scene.play(*[vanish(m, rate_func=at_once) for m in leaving], viewpoint.turn(*FRONT),
-               source.animate.become(twin), *swap(old_label, twin.label), run_time=1.0 / speed)
+               source.animate.become(twin), *swap(old_label, twin.label), *told_move(), run_time=1.0 / speed)
     layout.bind(source, twin.label)
     layout.place(source)
     layout.place(result)

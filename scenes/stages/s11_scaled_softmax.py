@@ -67,7 +67,7 @@ class ScaledSoftmax(RowSoftmaxStage):
         self.layout.place(there)
         self.layout.bind(divided, there.label, scaled)
         divided.align_cell((0, 0, 0), scores.cell_center(0, 0))
-        self.say(f"÷ √{d_k} = {root:.3g}: every score shrinks toward 0, "
+        self.say(f"÷ √{d_k} (√{d_k} ≈ {root:.3g}): every score shrinks toward 0, "
                  f"{before[0]} … {before[1]} becomes {after[0]} … {after[1]}")
         self.add(divided)
         self.play(divided.animate.align_cell((0, 0, 0), spot)

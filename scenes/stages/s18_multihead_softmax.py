@@ -51,7 +51,7 @@ class MultiheadSoftmax(StageScene):
 
         self.step("scale")
         what = f"d/h = {head_k}" if self.paper(self.cfg) else f"d_k = {head_k}"
-        self.say(f"÷ √({what}) = {head_k ** 0.5:.3g} in every head: smaller scores, the same patterns")
+        self.say(f"÷ √({what}) in every head (√{head_k} ≈ {head_k ** 0.5:.3g}): smaller scores, the same patterns")
         scaled = self.trace["s18_multihead_scaled_omegas"]
         self.show_all(maps, shown, scaled, "multihead_omegas{} / √" + str(head_k), run_time=1.2)
         values = scaled

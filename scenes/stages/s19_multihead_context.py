@@ -54,11 +54,11 @@ class MultiheadContext(StageScene):
         w_there.label, room_there.label = w.label, v.label
         self.layout.row(w_there, room_there, gap=1.2, view=FRONT)
         w.label.row = v.label.row = None
-        self.say("permute(0, 2, 1): in each head's slice, column j becomes row j")  # one line: clear of the labels
         shape = shape_text(permuted.shape)
         v, beside = transpose_beside(
             self, self.layout, self.viewpoint, v, permuted, lambda grid: self.layout.name(grid, v_name, DOWN),
             v_name, self.cfg.sentence, turn_sign(self.theme, "permute(0, 2, 1)"), leaving=[w, w.label],
+            told_move=lambda: self.saying("permute(0, 2, 1): in each head's slice, column j becomes row j"),
             told=lambda: self.saying(f"column 0 (token 0, \"{self.cfg.sentence[0]}\") becomes row 0, in every "
                                      f"head's slice (head 0 in front)"),
             told_rest=lambda: self.saying(f"column j becomes row j, one after another: "

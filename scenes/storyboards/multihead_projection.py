@@ -128,7 +128,6 @@ class MultiheadProjectionStage(StageScene):
         self.wait(0.6)
         self.step("turn")
         every = "every head's slice" if heads > 1 else "the one head's slice"
-        self.say(f"{self.transpose_code}: in {every}, column i becomes row i" + (", head 0 here" if heads > 1 else ""))
         turned = turned_heads(self.layout, shown, final, self.cfg.sentence)
         scale_of = shown.focus.label.scale_of
         shown.focus.label.within = None
@@ -138,7 +137,8 @@ class MultiheadProjectionStage(StageScene):
         focus, beside = transpose_beside(
             self, self.layout, self.viewpoint, shown.focus, final[0],
             lambda grid: self.layout.name(grid, name, DOWN, scale_of=scale_of), before, self.cfg.sentence,
-            turn_sign(self.theme, self.turn_code), speed=1.0,
+            turn_sign(self.theme, self.turn_code), speed=1.0, told_move=lambda: self.saying(
+                f"{self.transpose_code}: in {every}, column i becomes row i" + (", head 0 here" if heads > 1 else "")),
             leaving=[*shown.words, *shown.others, shown.tags] + (
                 [shown.others_label] if shown.others_label is not None else []),
             told=lambda: self.saying(f"column 0 of head 0 (token 0, \"{self.cfg.sentence[0]}\") becomes row 0"),

@@ -44,13 +44,13 @@ class ProjectionStage(StageScene):
         product = done.result
 
         self.step("transpose")
-        self.say(f".T: {self.result_name} is {name} with every column laid down as a row")
         shape = shape_text(result_values.shape)
         transpose_beside(
             self, self.layout, self.viewpoint, product, result_values,
             lambda grid: self.layout.name(grid, self.result_name, DOWN), name, self.cfg.sentence,
             turn_sign(self.theme, ".T", NAME_SIZE, bold=True),
             leaving=[left, right, left.label, right.label, *done.signs], speed=self.speed,
+            told_move=lambda: self.saying(f".T: {self.result_name} is {name} with every column laid down as a row"),
             told=lambda: self.saying(f"column 0 of {name} (token 0, \"{self.cfg.sentence[0]}\") becomes row 0 "
                                      f"of {self.result_name}"),
             told_rest=lambda: self.saying(f"column i becomes row i, one after another: {shape}"),
