@@ -151,13 +151,16 @@ def column_words(camera, grid: CubeGrid, words, theme: Theme, area: StageArea,
             text.move_to(grid.cell_center(0, col) - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
             labels.add(text)
             continue
-        text = fitted_word(word, theme, font_size, shrink, room)
-        text.rotate(np.pi / 2)
-        text.turned = True  # its line runs up the screen (the text rules measure its width)
-        head = grid.cell_center(0, col)
-        text.move_to(head - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
-        labels.add(text)
+        labels.add(_over_column(grid, col, fitted_word(word, theme, font_size, shrink, room)))
     return labels
+
+
+def _over_column(grid: CubeGrid, column: int, text: Mobject) -> Mobject:
+    """``text`` turned to read upwards, over column ``column`` of ``grid``."""
+    _, row_axis, _ = grid.axis_vectors()
+    text.rotate(np.pi / 2)
+    text.turned = True  # its line runs up the screen (the text rules measure its width)
+    return text.move_to(grid.cell_center(0, column) - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
 
 
 def column_word(camera, grid: CubeGrid, column: int, word: str, theme: Theme, area: StageArea,
@@ -165,11 +168,5 @@ def column_word(camera, grid: CubeGrid, column: int, word: str, theme: Theme, ar
     """One word over column ``column`` of ``grid``, turned to read upwards,
     full size however thin the column (shown alone: it overhangs the
     columns beside it), shortened with an ellipsis to the room above."""
-    _, row_axis, _ = grid.axis_vectors()
     _, _, _, top = screen_box(camera, [grid])
-    text = fitted_word(word, theme, font_size, 1.0, area.top - top - WORD_GAP)
-    text.rotate(np.pi / 2)
-    text.turned = True  # its line runs up the screen (the text rules measure its width)
-    text.move_to(grid.cell_center(0, column) - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
-    return text
-
+    return _over_column(grid, column, fitted_word(word, theme, font_size, 1.0, area.top - top - WORD_GAP))

@@ -90,8 +90,7 @@ def _landing(result: CubeGrid, rows, ends) -> InPlace:
         for r, end in zip(rows, ends):
             row = (slice(None), r)  # of every head's slice
             if alpha >= end - 1e-9 and m.cube_empty[m.cell_ids(row)].any():
-                m.fill(row)
-                m.set_cell_opacity(1.0, row)
+                m.set_cell_opacity(1.0, row)  # opaque, an empty slot shows its value
 
     return InPlace(result, update, rate_func=linear)
 
@@ -208,8 +207,7 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
         ends = [b + span for b in begins]
         flights = []
         for k, j in enumerate(js):
-            top = np.asarray(source.cell_center(0, 0, 0)) + j * source.pitch * x_axis
-            middle = top + (rows - 1) / 2 * source.pitch * row_axis
+            middle = (np.asarray(source.cell_center(0, j)) + np.asarray(source.cell_center(rows - 1, j))) / 2
             end = (np.asarray(result.cell_center(j, 0)) + np.asarray(result.cell_center(j, rows - 1))) / 2
             flights.append(_flight(pieces[j], middle, normal, end, growth, begins[k], span))
         marks = [_framing(layout, [boxes[j] for j in js], begins), _framing(layout, [targets[j] for j in js], begins)]

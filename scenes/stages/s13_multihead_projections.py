@@ -63,10 +63,9 @@ class MultiheadProjections(StageScene):
         depth alone read as nothing one could count: 13_0313); pinned, not
         shown."""
         _, rows, cols = block.grid_shape
-        k = "d_v" if block.label.tensor_name.endswith("value") else "d_k"
         # at the size text is read at (the guides' own size is for a panel's axes)
         arrows, words = axis_guides(block, ("top", "left"), self.theme, size=TEXT_SIZE, dims=(
-            f"head axis: {heads}" if heads > 1 else None, f"{k} = {rows}", f"d = {cols}"))
+            f"head axis: {heads}" if heads > 1 else None, f"d_k = {rows}", f"d = {cols}"))
         self.layout.upright(*words)
         return VGroup(arrows, words)
 
@@ -164,7 +163,8 @@ class MultiheadProjections(StageScene):
         home = block.copy()
         # room on its right for the depth arrow's words, its name (wider than the block) kept in the stage area
         guide = note_text(f"head axis: {heads}", self.theme, font_size=TEXT_SIZE).width + 0.4 if heads > 1 else 0.0
-        across = note_text("d = 16", self.theme, font_size=TEXT_SIZE).height + GUIDE_ROOM  # the other two axes'
+        across = note_text(f"d = {tensors[0].shape[2]}", self.theme,  # the other two axes' words
+                           font_size=TEXT_SIZE).height + GUIDE_ROOM
         margins = Margins(bottom=block.label.height + LABEL_BUFF + 0.1, right=guide, left=across, top=across)
         # the cards pile up face on, in the right part: the last head's first, head 0's last, in front (flown in
         # as the camera turned, head 0 first, a still showed seven slices of three sizes: 13_0149, 13_0146)

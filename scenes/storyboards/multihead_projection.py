@@ -131,12 +131,11 @@ class MultiheadProjectionStage(StageScene):
         turned = turned_heads(self.layout, shown, final, self.cfg.sentence)
         scale_of = shown.focus.label.scale_of
         shown.focus.label.within = None
-        name = f"{self.result_name}[0]"
-        before = name  # the code's own name for it, before and after the turn (as stage 19 names its values)
+        name = f"{self.result_name}[0]"  # the code's own name for it before and after the turn, as 19's values
         shape = shape_text(final.shape[1:])
         focus, beside = transpose_beside(
             self, self.layout, self.viewpoint, shown.focus, final[0],
-            lambda grid: self.layout.name(grid, name, DOWN, scale_of=scale_of), before, self.cfg.sentence,
+            lambda grid: self.layout.name(grid, name, DOWN, scale_of=scale_of), name, self.cfg.sentence,
             turn_sign(self.theme, self.turn_code), speed=1.0, told_move=lambda: self.saying(
                 f"{self.transpose_code}: in {every}, column i becomes row i" + (", head 0 here" if heads > 1 else "")),
             leaving=[*shown.words, *shown.others, shown.tags] + (
