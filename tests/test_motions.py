@@ -702,3 +702,49 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
     assert any(1 <= f[1:].sum(axis=1).astype(bool).sum() < 7 for f in seen["formed"])  # later rows one by one
     expected = F.linear(torch.tensor(flat), torch.tensor(weight), torch.tensor(trace["s21_linear_bias"])).numpy()
     assert np.allclose(seen["result"].values.reshape(expected.shape), expected, atol=1e-5)
+
+
+def test_the_first_cells_products_are_added_one_by_one_under_their_running_sum(tmp_path):
+    """The sum of cell (0, 0), seen: a pile goes down the products strip,
+    taking in one product after another (the cubes it holds pressed, those
+    ahead of it whole), and "Σ = …" above it is the sum of the products it
+    holds (a hand-written running sum), changing in order, one product at a
+    time, up to the cell's value."""
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(size=(2, 6)), rng.normal(size=(6, 3))
+    running = [sum(a[0, p] * b[p, 0] for p in range(q + 1)) for q in range(6)]  # by hand
+    seen = []
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            left, right = operands(self, a, b)
+            edge = right.cube_corners()[0]
+            seen.append(np.linalg.norm(edge[1] - edge[0]))  # a whole cube's edge
+            matmul(self, self.layout, self.viewpoint, left, right, a @ b, matmul_products(a, b),
+                   names=("A", "B", "C"), cells=1, rows=0)
+
+    def during(scene):
+        sums = [m for m in scene.mobjects if isinstance(m, Text) and m.text.startswith("Σ")
+                and max(s.get_fill_opacity() for s in m.family_members_with_points()) > 0.5]
+        strip = [m for m in scene.mobjects if isinstance(m, CubeGrid)
+                 and getattr(getattr(m, "label", None), "tensor_name", "") == "A[0] * B[:, 0]"]
+        if not sums or not strip:
+            return
+        assert len(sums) == 1
+        shown = float(sums[0].text.split("=")[1].replace("−", "-"))
+        held = int(np.argmin([abs(shown - r) for r in running]))  # the running sum it shows ...
+        assert abs(shown - running[held]) < 0.006
+        corners = strip[0].cube_corners()
+        direction = corners[-1, 1] - corners[-1, 0]  # along the strip (column +: down it, standing)
+        direction = direction / np.linalg.norm(direction)
+        deep = np.ptp(corners @ direction, axis=1)  # each cube's extent along the strip
+        pressed = deep < 0.9 * seen[0]  # the pile's, one cube deep together
+        assert pressed[:held + 1].all() and not pressed[held + 2:].any()  # ... is of the products in the pile
+        seen.append(held)
+
+    render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
+    shown = seen[1:]
+    assert shown == sorted(shown) and shown[-1] == 5  # in order, up to the whole sum
+    assert len(set(shown)) >= 4  # one product after another, not all at once

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["format_value", "shown_value", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
+__all__ = ["format_value", "shown_value", "at_step_of", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
            "fingerprint", "row_numbers", "shown_sum", "sum_terms", "shown_divisor", "shown_total"]
 
 
@@ -51,6 +51,22 @@ def shown_value(value: float) -> str:
     '−2.84'
     """
     return format_value(float(value)).replace("-", "−")
+
+
+def at_step_of(values, last: float) -> list[str]:
+    """``values`` written to the step :func:`shown_value` writes ``last`` at
+    (a running sum's values, each read against the sum it ends in: "−4.00",
+    "−1.10", "7.42", not "−4", "−1.1", "7.42"); as :func:`shown_value` each
+    where ``last`` is written with a power of ten.
+
+    >>> at_step_of([-4.003, -1.1, 7.4236], 7.4236), at_step_of([0.5, 97.43], 97.43)
+    (['−4.00', '−1.10', '7.42'], ['0.5', '97.4'])
+    """
+    written = format_value(float(last))
+    if "×" in written or not np.isfinite(last):
+        return [shown_value(v) for v in values]
+    decimals = len(written.split(".")[1]) if "." in written else 0
+    return [f"{float(v):.{decimals}f}".replace("-", "−") for v in values]
 
 
 def tick_values(value_range) -> tuple[str, str]:

@@ -11,10 +11,11 @@ column framed): the pair side by side, both in sight, far from both
 blocks. The column slides onto the row and the pair becomes its k
 products, on their own color scale (smallest purple, largest red, as
 every tensor), named as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); they
-close up into the first one's place (the sum, seen: :func:`fold`), and
-that pile becomes one cube on C's colors, which flies into C[0, 0] level
-with C's row 0, over no sign. The next columns come out of B one at a time, faster, to
-meet the row on the bench; B keeps its whole label, scale included, while
+are added one by one (the sum, seen: :func:`running_sum`), a pile going
+down the strip, "Σ = …" over it the sum of the products it holds, and
+that pile becomes one cube on C's colors, which flies into C[0, 0]. The
+next columns come out of B one at a time, faster, to meet the row on the
+bench, summed the same way; B keeps its whole label, scale included, while
 they do. Every later row's products come onto all of B at once, column by
 column (``X[1] * columns of Xᵀ``: the row broadcast over every column, on
 their own scale: one picture for every row after the first), named in B's
@@ -29,13 +30,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, LEFT, OUT, PI, RIGHT, UP, Dot, Mobject, Rectangle, Text, Triangle, VGroup, smooth
+from manim import DOWN, LEFT, OUT, PI, RIGHT, UP, Dot, Mobject, Rectangle, Text, Triangle, VGroup, linear, smooth
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
-from ..components.labels import NAME_SIZE, TEXT_FONT, note_text, shape_text
+from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
 from ..components.projection import FRONT, view_rotation, world_at_screen
-from ..components.numbers import cell_arithmetic, cell_name, quoted_terms, shown_value
+from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
 
@@ -502,6 +503,7 @@ class MatmulMotion:
             f"{said} = {product_of}: row i of {left_name} meets column j of {right_name} at cell (i, j)",
             f"row i of {left_name} meets column j of {right_name} at cell (i, j) of {result_name}",
             f"row i of {left_name} meets column j of {right_name}: cell (i, j)",
+            f"row i of {left_name} meets column j of {right_name}",
             "row i of the left block meets column j of the right one at cell (i, j)")
         return next(text for text in ways if len(text) <= SHORT_CAPTION)
 
@@ -689,10 +691,11 @@ class MatmulMotion:
             shown["products"], shown["label"] = piece, label
 
         def riding_side(number, cube, end):
-            """The side of ``cube`` (under it, else over it) where ``number``
-            meets no text on screen all the way from where the cube stands
-            to ``end`` (under it, it ran into the "=" where C's rows are few:
-            stage 12 of the paper's one head); None where neither is clear."""
+            """The side of ``cube`` (over it, where the running sum stood, else
+            under it) where ``number`` meets no text on screen all the way
+            from where the cube stands to ``end`` (one side may run into the
+            "=" where C's rows are few: stage 12 of the paper's one head);
+            None where neither is clear."""
             texts = [m for top in scene.mobjects for m in top.get_family()
                      if isinstance(m, Text) and m is not number and m.family_members_with_points()
                      and max(g.get_fill_opacity() for g in m.family_members_with_points()) > 0.05]
@@ -708,33 +711,80 @@ class MatmulMotion:
                         return False
                 return True
 
-            return next((side for side in (DOWN, UP) if clear(side)), None)
+            return next((side for side in (UP, DOWN) if clear(side)), None)
+
+        def add_up(piece, i, j, cube, explain: bool, run_time: float) -> Text:
+            """The products added one by one, seen (:func:`running_sum`): a
+            pile slides down the strip taking in each product as it reaches
+            it, and above it, in the place the strip has left, "Σ = …", the
+            sum of the products it holds, changing (at once, never morphing)
+            as each lands; the strip's name stays on what is left of it (a
+            fold, all at once, said "summed" and was over in a second: no
+            still of any reader caught an addition, G8 of the 38th).
+            Explained (the first cell), said, slower, and held; else in about
+            ``run_time``. ``cube`` is a stand-in the pile's size. Returns the
+            sum's text, shown, at the end."""
+            terms = products[i, j]
+            count = len(terms)
+            partial = at_step_of(np.cumsum(terms), table[i, j])
+            # on the bench, clear of A and B: a name's size where it fits there, else a note's
+            low, high = layout.screen_box([left])[2] + LABEL_GAP / 2, layout.screen_box([right])[0] - LABEL_GAP / 2
+            for size in (NAME_SIZE, TEXT_SIZE):
+                texts = [note_text(f"Σ = {v}", layout.theme, font_size=size) for v in partial]
+                if max(t.width for t in texts) <= high - low:
+                    break
+            number = texts[0].copy()
+            layout.fixed(number)
+            top = layout.screen_box([piece])[3]  # the strip's top: the sum stands below it, in the place left
+            direction = piece.axis_vectors()[0]
+            first, pitch = piece.cell_center(0, 0), piece.pitch  # the strip's, before the pile presses its cubes
+            probe = cube.copy()
+            held = [-1]
+
+            def update(mob, alpha):
+                t = alpha * (count - 1)
+                probe.move_to(first + direction * t * pitch)
+                now = summed_at(alpha, count) - 1
+                if now != held[0]:
+                    mob.become(texts[now])
+                    mob.text, mob.original_text = texts[now].text, texts[now].original_text  # what it says now
+                    held[0] = now
+                layout.beside([probe], mob, UP, buff=0.15)
+                mob.shift(RIGHT * (max(0.0, low - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - high)))
+                mob.set_opacity(1.0 if mob.get_top()[1] <= top + 1e-3 else 0.0)
+
+            if explain:
+                say(f"the {count} products added one by one, top to bottom: Σ, above them, is the sum so far")
+            scene.add(number)
+            scene.play(running_sum(piece, 0), InPlace(number, update), rate_func=linear,
+                       run_time=min(4.0, max(2.0, 0.2 * count)) / speed if explain else 2.0 * run_time)
+            if explain:
+                scene.wait(0.3 / speed)
+            return number
 
         def sum_into(piece, i, j, run_time, explain=False):
-            """The products summed, seen: they close up into the place of the
-            first (:func:`fold`), and that pile becomes one cube on C's colors
-            (the products and their name gone in the same frame), which flies
-            from the top of the bench (level with C's row 0, clear of the
-            signs) into C[i, j], the "·" back. The row is laid out again
-            (unfolded, off screen) in its slot for the next column. Explained
-            (the first cell), each caption says what a still of it shows: the
-            products closing up, then the sum in its place (a caption about
-            the sum over a cell still empty: 12_0159, 17_0174)."""
+            """The products summed, seen: one by one into the place of the
+            last, their running sum written above them (``add_up``). That
+            pile becomes one cube on C's colors (the products and their name
+            gone in the same frame), which flies into C[i, j], the "·" back.
+            The row is laid out again (unfolded, off screen) in its slot for
+            the next column. Explained, each caption says what a still of it
+            shows: the products adding up, then the sum in its place (a
+            caption about the sum over a cell still empty: 12_0159, 17_0174)."""
             unfolded = piece.points.copy()
-            if explain:
-                say(f"the {k} products summed: they close up into one cube")
-            scene.play(fold(piece, 0), run_time=(1.0 if explain else 0.25) * run_time)
             cube = result.like(np.array([[table[i, j]]]), result.value_range)
-            cube.move_to(piece.cell_center(0, 0) + lift)
             cube.part_of = result
+            cube.move_to(piece.cell_center(0, k - 1))
+            running = add_up(piece, i, j, cube, explain, run_time)
+            cube.shift(lift)
             scene.add(cube)
-            gone = clear_products()
+            gone = clear_products() + ([] if explain else [vanish(running, rate_func=at_once)])
             if explain:  # the pile is the sum at once: one cube on C's colors, the products' name gone with them
                 scene.play(*gone, run_time=0.1)  # (held under their name, a still showed a named smudge: G1
                 gone = []  # of the 37th reader, 14_0185, 15_0162, 19_0350)
-            # explained, the sum named as it goes to its place, half-way there, its number riding under it or over
-            # it, clear of every text (a
-            # still of one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers)
+            # explained, the sum named as it goes to its place, its number riding over it or under it, clear of
+            # every text (a still of one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd
+            # and 33rd readers)
             told, carried, number = [], [], None
             if explain:
                 told = _saying(scene, say, f"{first_cell} = {shown_value(table[0, 0])}: the sum of the {k} "
@@ -742,17 +792,18 @@ class MatmulMotion:
                 number = note_text(shown_value(table[i, j]), layout.theme, font_size=NAME_SIZE)
                 layout.fixed(number)
                 side = riding_side(number, cube, result.cell_center(i, j))
-                if side is None:
-                    number = None
-                else:
+                scene.remove(running)
+                if side is not None:
                     layout.beside([cube], number, side, buff=0.15)
                     carried = [InPlace(number, lambda mob, alpha: layout.beside([cube], mob, side, buff=0.15))]
-                    scene.play(appear(number, rate_func=at_once), run_time=0.1)
+                    scene.add(number)
+                else:
+                    number = None
                 scene.wait(0.3 * run_time)  # the sum, its number beside it, before it goes to its place
             scene.play(cube.animate.move_to(result.cell_center(i, j)), *gone,
                        appear(dot, rate_func=at_once), *told, *carried, run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
-            scene.remove(cube, *([number] if number is not None else []))
+            scene.remove(cube, running, *([number] if number is not None else []))
             piece.points = unfolded
             piece.shift(bench.slot(-1) - piece.get_center())
 
@@ -1125,6 +1176,39 @@ def fold(grid: CubeGrid, axis: int):
     squeeze = np.eye(3) - (1.0 - 1.0 / count) * np.outer(direction, direction)
     start = grid.cell_center(0, 0) - direction * grid.pitch / 2  # the first cube's outer face
     return grid.animate.apply_matrix(squeeze, about_point=start)
+
+
+def running_sum(grid: CubeGrid, axis: int = 0) -> InPlace:
+    """A sum, seen term by term: a pile starts as the first cube of
+    ``grid`` along ``axis`` (0: along its row) and slides down the line,
+    taking in each next cube as it reaches it (the cubes it holds pressed
+    into thin layers of their colors, one cube deep together), and ends in
+    the last cube's place holding them all; the cubes ahead of it stay as
+    they are. At ``alpha`` the pile holds cubes ``0 … alpha·(count - 1)``
+    (:func:`summed_at`)."""
+    direction = grid.axis_vectors()[axis]
+    count = grid.grid_shape[2 - axis]
+    pitch = grid.pitch
+    start = grid.cell_center(0, 0) - direction * pitch / 2  # the first cube's outer face
+    points = grid.points.copy()
+    along = (points - start) @ direction
+
+    def update(m, alpha):
+        t = alpha * (count - 1)
+        reached = (t + 1.0) * pitch  # the pile's far face, along the line
+        moved = np.where(along <= reached, t * pitch + along / (t + 1.0), along)
+        m.points = points + (moved - along)[:, None] * direction[None, :]
+
+    return InPlace(grid, update)
+
+
+def summed_at(alpha: float, count: int) -> int:
+    """How many terms :func:`running_sum`'s pile holds whole at ``alpha``.
+
+    >>> [summed_at(a, 5) for a in (0.0, 0.2, 0.25, 0.99, 1.0)]
+    [1, 1, 2, 4, 5]
+    """
+    return 1 + int(np.floor(alpha * (count - 1) + 1e-9))
 
 
 def sweep_rows(scene, layout: Layout, left: CubeGrid, right: CubeGrid, result: CubeGrid, run_time: float,
