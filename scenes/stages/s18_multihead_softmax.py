@@ -15,6 +15,7 @@ from scenes.base import StageScene
 from scenes.components.colorbar import MASKED_SIGN
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import note_text
+from scenes.components.numbers import tick_values
 from scenes.motions.heads import fill_heads, focus_heads, role_lines
 from scenes.layout import Margins
 from scenes.motions.matmul import SLOT_OPACITY
@@ -50,10 +51,21 @@ class MultiheadSoftmax(StageScene):
         maps = [shown.focus, *shown.others]
 
         self.step("scale")
-        what = f"d/h = {head_k}" if self.paper(self.cfg) else f"d_k = {head_k}"
-        self.say(f"÷ √({what}) in every head (√{head_k} ≈ {head_k ** 0.5:.3g}): smaller scores, the same patterns")
         scaled = self.trace["s18_multihead_scaled_omegas"]
-        self.show_all(maps, shown, scaled, "multihead_omegas{} / √" + str(head_k), run_time=1.2)
+        name = "multihead_omegas{} / √" + str(head_k)
+        # as stage 11: first on the scores' colors, every cube sliding toward the middle color (0), then on their
+        # own, the same patterns (recolored on their own scale at once, the division changed no color: "the map
+        # simply appears already divided", the 38th reader, 18)
+        before, after = tick_values(shown.focus.value_range), tick_values((float(scaled.min()), float(scaled.max())))
+        what = f" (d/h = {head_k})" if self.paper(self.cfg) else ""
+        self.say(f"÷ √{head_k}{what} in every head (√{head_k} ≈ {head_k ** 0.5:.3g}): every score shrinks toward 0, "
+                 f"{before[0]} … {before[1]} becomes {after[0]} … {after[1]}")
+        self.show_all(maps, shown, scaled, name, run_time=1.6, value_range=shown.focus.value_range,
+                      scale_of="multihead_omegas")
+        self.wait(1.8)
+        self.say(f"on their own colors ({after[0]} … {after[1]}): the same patterns, every row's order kept")
+        self.show_all(maps, shown, scaled, name, run_time=1.2)
+        self.wait(1.0)
         values = scaled
         if self.cfg.mask == "causal":
             self.step("mask")
@@ -157,8 +169,10 @@ class MultiheadSoftmax(StageScene):
         self.play(*map(appear, shown.words), *map(appear, shown.others), *([appear(shown.tags)] if others else []),
                   *([appear(others_label)] if others_label is not None else []), *told, run_time=0.6)
 
-    def show_all(self, maps, shown, values, name: str, run_time: float, value_range=None, index=True):
-        """Every head's map recolored to ``values`` (one scale for all heads),
+    def show_all(self, maps, shown, values, name: str, run_time: float, value_range=None, index=True,
+                 scale_of: str = "all heads"):
+        """Every head's map recolored to ``values`` (one scale for all heads,
+        or ``value_range``: that of the tensor ``scale_of`` names),
         renamed in the same play: head 0 ``name`` with ``[0]`` where ``{}``
         stands (or ", head 0" without ``index``), the others with ``[1:]``:
         a block never shows two meanings."""
@@ -167,7 +181,7 @@ class MultiheadSoftmax(StageScene):
         focus = shown.focus
         old = focus.label
         focus.value_range = value_range
-        self.layout.name(focus, name.format("[0]") if index else f"{name}, head 0", DOWN, scale_of="all heads",
+        self.layout.name(focus, name.format("[0]") if index else f"{name}, head 0", DOWN, scale_of=scale_of,
                          values=np.where(np.isfinite(values[0]), values[0], 0.0))
         self.layout.place(focus)
         swaps = swap(old, focus.label)
