@@ -57,6 +57,11 @@ class Embedding(StageScene):
         self.say(f"the table: one {self.cfg.d}-number row per dictionary id, "
                  f"{self.embedding_words(self.cfg)}")
         self.play(appear(table), appear(row_names), appear(self.layout.place(table)))
+        low, high = table.value_range
+        if low < 0 < high:  # the first bar with a zero mark: said once (unexplained, it was read as a defect: G3
+            self.wait(0.8)  # of the 38th reader)
+            self.say("the colors: purple the smallest number, red the largest; the dark notch on the bar marks 0")
+            self.wait(1.6)
 
         self.step("lookup")
         self.say("each token id picks its row; the rows line up in sentence order")
