@@ -309,8 +309,8 @@ def pair_heads(scene, layout, viewpoint, block, weights, operand, names, leaving
     grids = [results[0].like(values[h], value_range) for h in range(heads)]
     # the room: the shared operand's part on the left, the pairs' grid right of it, the names under both
     sign = note_text("· " + operand.label.tensor_name + " =", layout.theme, font_size=NAME_SIZE)
-    labels = [layout.name(grids[0], f"{weight_name}[h]", DOWN, scale_of="all heads", stacked=True),
-              layout.name(results[0], f"{result_name}[h]", DOWN, scale_of="all heads", stacked=True)]
+    labels = [layout.name(grids[0], f"{weight_name}[n]", DOWN, scale_of="all heads", stacked=True),
+              layout.name(results[0], f"{result_name}[n]", DOWN, scale_of="all heads", stacked=True)]
     below = max(m.height for m in (*labels, operand.label)) + LABEL_BUFF + 0.15
     area = layout.area()
     least = tag_width(layout, heads - 1) + TAG_GAP

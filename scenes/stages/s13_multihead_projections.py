@@ -123,7 +123,7 @@ class MultiheadProjections(StageScene):
         dims = (None,) + tuple(block.dims[1:])
         cards = [block.like(tensors[0][h], block.value_range, dims=dims) for h in range(heads)]
         # named with the colors they wear (the grid of nine had no color bar: 13_0093, the 32nd reader)
-        named = BlockLabel(f"{names[0]}[h], h = 0 … {heads - 1}" if heads > 1 else f"{names[0]}[0]",
+        named = BlockLabel(f"{names[0]}[n], n = 0 … {heads - 1}" if heads > 1 else f"{names[0]}[0]",
                            cards[0].source_shape, self.theme, block.value_range,
                            scale_of="all heads" if heads > 1 else None)
         # their tags above, their name below, clear of the caption (its bar touched it: 13_0093, 33rd reader)
@@ -156,7 +156,7 @@ class MultiheadProjections(StageScene):
         # the one tensor the call fills, its slices the heads' matrices ("stacked" read as a torch.stack the code
         # does not do: 13_0155, the 32nd reader)
         self.say(f"they are the slices of one 3D tensor, {shape_text(tensors[0].shape)}: "
-                 f"{names[0]}[h] is head h's matrix, head 0 in front")
+                 f"{names[0]}[n] is head n's matrix, head 0 in front")
         # stacked in the middle of the stage area, large (at its place in the row of three it stood alone
         # at the left, half the frame empty, the slices hard to tell: 13_0212); it goes there as the key's
         # and value's blocks come

@@ -91,14 +91,14 @@ class MultiheadProjectionStage(StageScene):
             # 14_0328, 15_0232, 16_0300)
             pairs = pair_heads(self, self.layout, self.viewpoint, result, self.weights, self.operand,
                                (self.weight_name, self.result_name), leaving=leaving, told=self.saying(
-                                   f"the batched matmul: every head's own {self.weight_name}[h] against the one "
+                                   f"the batched matmul: every head's own {self.weight_name}[n] against the one "
                                    f"Xᵀ; head 0's row 0 is formed"))
             self.step("heads")
             drawn = len(pairs.results)
             alike = f"; heads {drawn}–{heads - 1} alike, not drawn" if pairs.unseen else ""
             form_pairs(self, self.layout, pairs, run_time=min(7.5, 1.5 + 0.35 * rows), told=self.saying(
                 f"row i of all {heads} heads at once, row after row, each from row i of its own "
-                f"{self.weight_name}[h]{alike}"))
+                f"{self.weight_name}[n]{alike}"))
             self.wait(0.5)
             leaving = pairs.leaving()
         told = self.saying(f"{self.result_name}: {shape_text(result.source_shape)}, one {shape_text((rows, cols))} "
