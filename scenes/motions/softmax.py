@@ -22,6 +22,7 @@ from ..components.cubegrid import CubeGrid
 from ..components.fades import appear, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE
 from ..components.numbers import row_numbers, shown_total
+from ..components.projection import project
 from ..layout import LABEL_BUFF, Margins, ghost
 from .matmul import SLOT_OPACITY
 
@@ -92,15 +93,27 @@ def lifted_name(scores_name: str, row: int, scale_note: str = "", word: str = ""
     return name if _short(name) else _with_word(f"row {row}", word)
 
 
-def weights_row_name(weights_name: str, row: int, total: float, word: str = "") -> str:
-    """The bench's label once row ``row`` is divided by its sum.
+def weights_row_name(weights_name: str, row: int, total: float, word: str = "", one_line: bool = False) -> str:
+    r"""The bench's label once row ``row`` is divided by its sum: on one
+    line, or, where the row is named by its index and word (a map's long
+    name), its sum under it (on one line, the widest of the bench's labels
+    squeezed 18's maps to 7 px cubes: 18_0129, the 38th reader), unless
+    ``one_line``.
 
     >>> weights_row_name("α", 0, 1.0), weights_row_name("multihead_attention_weights[0]", 3, 1.0, word="me")
-    ('α[0]  Σ = 1.000', 'row 3 "me"  Σ = 1.000')
+    ('α[0]  Σ = 1.000', 'row 3 "me"\nΣ = 1.000')
     """
     row_name = _row_of(weights_name, row)
-    shown = row_name if _short(row_name) else _with_word(f"row {row}", word)
-    return f"{shown}  Σ = {total:.3f}"
+    if _short(row_name) or one_line:
+        return f"{row_name if _short(row_name) else _with_word(f'row {row}', word)}  Σ = {total:.3f}"
+    return f"{_with_word(f'row {row}', word)}\nΣ = {total:.3f}"
+
+
+def _off_stage(layout, label) -> bool:
+    """Whether ``label`` (placed, upright) reaches out of the stage area, over it or under it, on screen."""
+    y = project(layout.camera, label.get_center()[None])[0][1]
+    area = layout.area()
+    return y + label.height / 2 > area.top or y - label.height / 2 < area.bottom
 
 
 def _colors_of(name: str, role: str) -> str:
@@ -268,6 +281,9 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     piece.value_range = weights.value_range
     new = named(weights_row_name(bench.weights_name, row, row_weights.sum(), word), side, values=row_weights,
                 scale_of=_colors_of(bench.weights_name, "the weights"))
+    if _off_stage(layout, new):  # its sum under its name too tall there (few tokens: small maps): one line
+        new = named(weights_row_name(bench.weights_name, row, row_weights.sum(), word, one_line=True), side,
+                    values=row_weights, scale_of=_colors_of(bench.weights_name, "the weights"))
     scene.play(piece.animate(rate_func=halfway).paint((0, 0), row_weights, weights.value_range),
                vanish(sign, rate_func=halfway),
                *swap(label, new), *(saying(row_numbers(f"÷ the sum {total}: weights", row_weights, total="Σ"))
