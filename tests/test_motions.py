@@ -726,8 +726,8 @@ def test_the_first_cells_products_are_added_one_by_one_under_their_running_sum(t
                    names=("A", "B", "C"), cells=1, rows=0)
 
     def during(scene):
-        sums = [m for m in scene.mobjects if isinstance(m, Text) and m.text.startswith("Σ")
-                and max(s.get_fill_opacity() for s in m.family_members_with_points()) > 0.5]
+        sums = [t for m in scene.mobjects for t in m.get_family() if isinstance(t, Text) and t.text.startswith("Σ")
+                and max(s.get_fill_opacity() for s in t.family_members_with_points()) > 0.5]
         strip = [m for m in scene.mobjects if isinstance(m, CubeGrid)
                  and getattr(getattr(m, "label", None), "tensor_name", "") == "A[0] * B[:, 0]"]
         if not sums or not strip:

@@ -35,7 +35,7 @@ from manim import DOWN, LEFT, OUT, PI, RIGHT, UP, Dot, Mobject, Rectangle, Text,
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
-from ..components.projection import FRONT, view_rotation, world_at_screen
+from ..components.projection import FRONT, project, view_rotation, world_at_screen
 from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
@@ -573,10 +573,19 @@ class MatmulMotion:
 
         def kept_in(label, clear_of_a: bool):
             """``label`` kept inside the stage area (``clear_of_a``: and clear of
-            A's label where they are on one side, reaching into the gap), upright."""
+            A's label where they are on one side, reaching into the gap), and
+            clear of C's label on their side by twice the gap between labels
+            where there is room for that (at a row's gap, the pieces' name and
+            C's read as one phrase: 07_0083, the 38th reader), upright."""
             area = layout.area()
             if clear_of_a and np.allclose(left.label.side, arrangement.products_side):
                 area = replace(area, left=max(area.left, layout.right_edge(left.label) + LABEL_GAP))
+            if np.allclose(result.label.side, arrangement.products_side):
+                named_c = project(layout.camera, result.label.get_center()[None])[0][0] - result.label.width / 2
+                for gap in (2 * LABEL_GAP, LABEL_GAP):
+                    if named_c - gap - area.left >= label.width:
+                        area = replace(area, right=min(area.right, named_c - gap))
+                        break
             layout.inside(label, area)
             layout.upright(label)
             return label
@@ -713,42 +722,36 @@ class MatmulMotion:
 
             return next((side for side in (UP, DOWN) if clear(side)), None)
 
-        def add_up(piece, i, j, cube, explain: bool, run_time: float) -> Text:
+        def add_up(piece, i, j, cube, explain: bool, run_time: float) -> VGroup:
             """The products added one by one, seen (:func:`running_sum`): a
             pile slides down the strip taking in each product as it reaches
             it, and above it, in the place the strip has left, "Σ = …", the
-            sum of the products it holds, changing (at once, never morphing)
-            as each lands; the strip's name stays on what is left of it (a
-            fold, all at once, said "summed" and was over in a second: no
-            still of any reader caught an addition, G8 of the 38th).
-            Explained (the first cell), said, slower, and held; else in about
+            sum of the products it holds, changing (a new text at once, never
+            a morph: a glyph of the last doubled, 15_0164) as each lands; the
+            strip's name stays on what is left of it (a fold, all at once,
+            said "summed" and was over in a second: no still of any reader
+            caught an addition, G8 of the 38th). One size in every scene, a
+            note's (it fits the bench between A and B; a name's where it fit
+            read as two sizes for one thing: 08_0252, the 39th). Explained
+            (the first cell), said, slower, and held; else in about
             ``run_time``. ``cube`` is a stand-in the pile's size. Returns the
-            sum's text, shown, at the end."""
+            sum (shown, pinned: its one text, the whole sum, at the end)."""
             terms = products[i, j]
             count = len(terms)
-            partial = at_step_of(np.cumsum(terms), table[i, j])
-            # on the bench, clear of A and B: a name's size where it fits there, else a note's
+            texts = [note_text(f"Σ = {v}", layout.theme, font_size=TEXT_SIZE)
+                     for v in at_step_of(np.cumsum(terms), table[i, j])]
+            number = VGroup(texts[0])
+            layout.fixed(number, *texts)
+            # on the bench, clear of A and B; below the strip's top, in the place the pile has left
             low, high = layout.screen_box([left])[2] + LABEL_GAP / 2, layout.screen_box([right])[0] - LABEL_GAP / 2
-            for size in (NAME_SIZE, TEXT_SIZE):
-                texts = [note_text(f"Σ = {v}", layout.theme, font_size=size) for v in partial]
-                if max(t.width for t in texts) <= high - low:
-                    break
-            number = texts[0].copy()
-            layout.fixed(number)
-            top = layout.screen_box([piece])[3]  # the strip's top: the sum stands below it, in the place left
+            top = layout.screen_box([piece])[3]
             direction = piece.axis_vectors()[0]
             first, pitch = piece.cell_center(0, 0), piece.pitch  # the strip's, before the pile presses its cubes
             probe = cube.copy()
-            held = [-1]
 
             def update(mob, alpha):
-                t = alpha * (count - 1)
-                probe.move_to(first + direction * t * pitch)
-                now = summed_at(alpha, count) - 1
-                if now != held[0]:
-                    mob.become(texts[now])
-                    mob.text, mob.original_text = texts[now].text, texts[now].original_text  # what it says now
-                    held[0] = now
+                probe.move_to(first + direction * alpha * (count - 1) * pitch)
+                mob.submobjects = [texts[summed_at(alpha, count) - 1]]
                 layout.beside([probe], mob, UP, buff=0.15)
                 mob.shift(RIGHT * (max(0.0, low - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - high)))
                 mob.set_opacity(1.0 if mob.get_top()[1] <= top + 1e-3 else 0.0)
@@ -766,44 +769,43 @@ class MatmulMotion:
             """The products summed, seen: one by one into the place of the
             last, their running sum written above them (``add_up``). That
             pile becomes one cube on C's colors (the products and their name
-            gone in the same frame), which flies into C[i, j], the "·" back.
-            The row is laid out again (unfolded, off screen) in its slot for
-            the next column. Explained, each caption says what a still of it
-            shows: the products adding up, then the sum in its place (a
-            caption about the sum over a cell still empty: 12_0159, 17_0174)."""
+            gone in the same frame), which flies into C[i, j], the "·" back,
+            the sum ("Σ = …") riding with it. The row is laid out again
+            (unfolded, off screen) in its slot for the next column.
+            Explained, each caption says what a still of it shows, from the
+            frame it is true: the products adding up, then the sum going to
+            its place (said as the sum flew, a still of the one cube held
+            under "the products added one by one" read as a caption about a
+            step not shown: 08_0151, 12_0171, 17_0177)."""
             unfolded = piece.points.copy()
             cube = result.like(np.array([[table[i, j]]]), result.value_range)
             cube.part_of = result
             cube.move_to(piece.cell_center(0, k - 1))
-            running = add_up(piece, i, j, cube, explain, run_time)
+            number = add_up(piece, i, j, cube, explain, run_time)
             cube.shift(lift)
             scene.add(cube)
-            gone = clear_products() + ([] if explain else [vanish(running, rate_func=at_once)])
+            gone = clear_products()
+            # the sum goes to its place, "Σ = …" riding over it or under it, clear of every text (a still of one
+            # small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers; 19_0348 the
+            # 38th, a later cell's); none where neither side is clear
+            told = (_saying(scene, say, f"{first_cell} = {shown_value(table[0, 0])}: the sum of the {k} products, "
+                                        f"into its place") if explain else [])
+            side = riding_side(number[0], cube, result.cell_center(i, j))
+            def carried():
+                return [] if side is None else [InPlace(number, lambda mob, a: layout.beside([cube], mob, side,
+                                                                                               buff=0.15))]
+            if side is None:
+                scene.remove(number)
             if explain:  # the pile is the sum at once: one cube on C's colors, the products' name gone with them
-                scene.play(*gone, run_time=0.1)  # (held under their name, a still showed a named smudge: G1
-                gone = []  # of the 37th reader, 14_0185, 15_0162, 19_0350)
-            # explained, the sum named as it goes to its place, its number riding over it or under it, clear of
-            # every text (a still of one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd
-            # and 33rd readers)
-            told, carried, number = [], [], None
-            if explain:
-                told = _saying(scene, say, f"{first_cell} = {shown_value(table[0, 0])}: the sum of the {k} "
-                                           f"products, into its place")
-                number = note_text(shown_value(table[i, j]), layout.theme, font_size=NAME_SIZE)
-                layout.fixed(number)
-                side = riding_side(number, cube, result.cell_center(i, j))
-                scene.remove(running)
-                if side is not None:
-                    layout.beside([cube], number, side, buff=0.15)
-                    carried = [InPlace(number, lambda mob, alpha: layout.beside([cube], mob, side, buff=0.15))]
-                    scene.add(number)
-                else:
-                    number = None
+                # (held under their name, a still showed a named smudge: G1 of the 37th reader, 14_0185), the caption
+                # saying it from that frame
+                scene.play(*gone, *told, *carried(), run_time=0.1)
+                gone, told = [], []
                 scene.wait(0.3 * run_time)  # the sum, its number beside it, before it goes to its place
             scene.play(cube.animate.move_to(result.cell_center(i, j)), *gone,
-                       appear(dot, rate_func=at_once), *told, *carried, run_time=0.75 * run_time)
+                       appear(dot, rate_func=at_once), *told, *carried(), run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
-            scene.remove(cube, running, *([number] if number is not None else []))
+            scene.remove(cube, number)
             piece.points = unfolded
             piece.shift(bench.slot(-1) - piece.get_center())
 
