@@ -19,6 +19,7 @@ class ProjectionStage(StageScene):
     first_of = ""  # the stage whose storyboard this one repeats ("" for the first)
     speed = 1.0
     rows: int | None = None  # of the later rows, how many show their products (a repeat: the rest swept)
+    cells: int | None = None  # of row 0, how many cells are formed one by one (all by default; a repeat: fewer)
 
     def storyboard(self):
         before = self.trace[self.result_key + "_before_transpose"]
@@ -28,7 +29,8 @@ class ProjectionStage(StageScene):
         name = f"{self.weight_name}·Xᵀ"
         motion = MatmulMotion(self, self.layout, self.viewpoint, left, right, before,
                               matmul_products(left.values[0], right.values[0]), say=self.say,
-                              names=(self.weight_name, "Xᵀ", name), speed=self.speed, rows=self.rows)
+                              names=(self.weight_name, "Xᵀ", name), speed=self.speed, rows=self.rows,
+                              cells=self.cells)
         self.step("operands")
         if self.first_of:
             self.say(f"as stage {self.first_of}, with {self.weight_name}: every token (a column of Xᵀ) "
