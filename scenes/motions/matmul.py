@@ -611,14 +611,17 @@ class MatmulMotion:
             """``row_label``, the label of A's row standing at ``row_at`` on the
             bench, or, where it (kept clear of A's label) reaches under the
             column copy standing at ``there``, one name for the pair, left to
-            right as they stand, "A[0] * B[:, j]" (the products it becomes; "·"
-            read as one number, a dot product: G2 of the 32nd reader), its name alone (the strips
-            wear their blocks' colors, named beside them): a row's name under
-            the column copy read as the column's, the row unnamed (08_0049,
-            09_0049). The pair's name becomes ``piece``'s label."""
+            right as they stand, "A[0], B[:, j]": two names for two strips
+            ("A[0] * B[:, j]", the products it becomes, read as the products'
+            name over two operands, with no color bar: 07_0276, 10_0360 for
+            the 40th reader; "·" read as one number, a dot product: G2 of the
+            32nd), its names alone (the strips wear their blocks' colors,
+            named beside them): a row's name under the column copy read as
+            the column's, the row unnamed (08_0049, 09_0049). The pair's name
+            becomes ``piece``'s label."""
             if vector or row_label.get_right()[0] <= layout.screen_box([there])[0] + LABEL_GAP / 2:
                 return row_label
-            name = f"{_row(left_name, 0)} * {_column(right_name, j)}"
+            name = f"{_row(left_name, 0)}, {_column(right_name, j)}"
             label = _name_alone(layout.name(piece, name, arrangement.products_side, shape=(),
                                             values=left.values[0, 0]))
             on_bench_at(label, [row_at, there], 1)
@@ -725,8 +728,8 @@ class MatmulMotion:
         def add_up(piece, i, j, cube, explain: bool, run_time: float) -> VGroup:
             """The products added one by one, seen (:func:`running_sum`): a
             pile slides down the strip taking in each product as it reaches
-            it, and above it, in the place the strip has left, "Σ = …", the
-            sum of the products it holds, changing (a new text at once, never
+            it, and above it, in the place the strip has left, "Σ so far = …",
+            the sum of the products it holds ("Σ = …" once it holds them all), changing (a new text at once, never
             a morph: a glyph of the last doubled, 15_0164) as each lands; the
             strip's name stays on what is left of it (a fold, all at once,
             said "summed" and was over in a second: no still of any reader
@@ -738,8 +741,11 @@ class MatmulMotion:
             sum (shown, pinned: its one text, the whole sum, at the end)."""
             terms = products[i, j]
             count = len(terms)
-            texts = [note_text(f"Σ = {v}", layout.theme, font_size=TEXT_SIZE)
-                     for v in at_step_of(np.cumsum(terms), table[i, j])]
+            # said to be a sum so far until it is the whole sum (a quick cell's "Σ = 0.00" beside products up to
+            # 2.57 read as a contradiction: 19_0356, the 40th reader); on two lines, to fit the bench
+            partial = at_step_of(np.cumsum(terms), table[i, j])
+            texts = [note_text(f"Σ so far\n= {v}" if n < count - 1 else f"Σ = {v}", layout.theme,
+                               font_size=TEXT_SIZE) for n, v in enumerate(partial)]
             number = VGroup(texts[0])
             layout.fixed(number, *texts)
             # on the bench, clear of A and B; below the strip's top, in the place the pile has left
