@@ -586,7 +586,7 @@ def test_a_row_is_never_named_under_the_column_copy_alone(tmp_path):
     named clear of A's label; where that puts the row's name under the
     column copy beside it (where it read as the column's name: 08_0049,
     09_0049), the pair is named as one, left to right as it stands:
-    "U_key[0], Xᵀ[:, j]". At every play's end no label naming the row
+    "U_key[0] * Xᵀ[:, j]". At every play's end no label naming the row
     alone reaches under a column copy on the bench."""
     rng = np.random.default_rng(8)
     a, b = rng.random((17, 16)), rng.normal(size=(16, 8))
@@ -618,8 +618,7 @@ def test_a_row_is_never_named_under_the_column_copy_alone(tmp_path):
 
     play(tmp_path, storyboard)
     assert not found["under"], "the row's name under the column copy"
-    assert {"U_key[0] * Xᵀ[:, 0]", "U_key[0] * Xᵀ[:, 1]"} <= found["names"]  # the products
-    assert {"U_key[0], Xᵀ[:, 0]", "U_key[0], Xᵀ[:, 1]"} <= found["names"]  # the pair before they meet
+    assert {"U_key[0] * Xᵀ[:, 0]", "U_key[0] * Xᵀ[:, 1]"} <= found["names"]
 
 
 def test_a_legend_changes_with_the_colors_it_names(tmp_path):

@@ -611,17 +611,16 @@ class MatmulMotion:
             """``row_label``, the label of A's row standing at ``row_at`` on the
             bench, or, where it (kept clear of A's label) reaches under the
             column copy standing at ``there``, one name for the pair, left to
-            right as they stand, "A[0], B[:, j]": two names for two strips
-            ("A[0] * B[:, j]", the products it becomes, read as the products'
-            name over two operands, with no color bar: 07_0276, 10_0360 for
-            the 40th reader; "·" read as one number, a dot product: G2 of the
-            32nd), its names alone (the strips wear their blocks' colors,
+            right as they stand, "A[0] * B[:, j]" (the products it becomes;
+            "·" read as one number, a dot product: G2 of the 32nd reader; "A[0],
+            B[:, j]" has no operator to break a long name at, and 17's left the
+            frame), its name alone (the strips wear their blocks' colors,
             named beside them): a row's name under the column copy read as
             the column's, the row unnamed (08_0049, 09_0049). The pair's name
             becomes ``piece``'s label."""
             if vector or row_label.get_right()[0] <= layout.screen_box([there])[0] + LABEL_GAP / 2:
                 return row_label
-            name = f"{_row(left_name, 0)}, {_column(right_name, j)}"
+            name = f"{_row(left_name, 0)} * {_column(right_name, j)}"
             label = _name_alone(layout.name(piece, name, arrangement.products_side, shape=(),
                                             values=left.values[0, 0]))
             on_bench_at(label, [row_at, there], 1)
