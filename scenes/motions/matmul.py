@@ -750,12 +750,11 @@ class MatmulMotion:
             # on the bench, clear of A and B; below the strip's top, in the place the pile has left
             low, high = layout.screen_box([left])[2] + LABEL_GAP / 2, layout.screen_box([right])[0] - LABEL_GAP / 2
             top = layout.screen_box([piece])[3]
-            direction = piece.axis_vectors()[0]
-            first, pitch = piece.cell_center(0, 0), piece.pitch  # the strip's, before the pile presses its cubes
+            pile = pile_at(piece)  # measured on the strip before the pile presses its cubes
             probe = cube.copy()
 
             def update(mob, alpha):
-                probe.move_to(first + direction * alpha * (count - 1) * pitch)
+                probe.move_to(pile(alpha))
                 mob.submobjects = [texts[summed_at(alpha, count) - 1]]
                 layout.beside([probe], mob, UP, buff=0.15)
                 mob.shift(RIGHT * (max(0.0, low - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - high)))
@@ -1178,11 +1177,17 @@ def fold(grid: CubeGrid, axis: int):
     rows, each row into its first cube; 1: down its columns, each column
     into its top cube) close up into the first cube's place, flattened to
     thin layers of their colors, one cube deep together."""
-    direction = grid.axis_vectors()[axis]
-    count = grid.grid_shape[2 - axis]
+    direction, count, _, start = _line(grid, axis)
     squeeze = np.eye(3) - (1.0 - 1.0 / count) * np.outer(direction, direction)
-    start = grid.cell_center(0, 0) - direction * grid.pitch / 2  # the first cube's outer face
     return grid.animate.apply_matrix(squeeze, about_point=start)
+
+
+def _line(grid: CubeGrid, axis: int):
+    """Along ``axis`` of ``grid`` (0: its rows; 1: its columns), as it
+    stands now: the direction, how many cubes, their pitch, and the first
+    cube's outer face."""
+    direction, pitch = grid.axis_vectors()[axis], grid.pitch
+    return direction, grid.grid_shape[2 - axis], pitch, grid.cell_center(0, 0) - direction * pitch / 2
 
 
 def running_sum(grid: CubeGrid, axis: int = 0) -> InPlace:
@@ -1192,11 +1197,8 @@ def running_sum(grid: CubeGrid, axis: int = 0) -> InPlace:
     into thin layers of their colors, one cube deep together), and ends in
     the last cube's place holding them all; the cubes ahead of it stay as
     they are. At ``alpha`` the pile holds cubes ``0 … alpha·(count - 1)``
-    (:func:`summed_at`)."""
-    direction = grid.axis_vectors()[axis]
-    count = grid.grid_shape[2 - axis]
-    pitch = grid.pitch
-    start = grid.cell_center(0, 0) - direction * pitch / 2  # the first cube's outer face
+    (:func:`summed_at`), its cube's place centred at :func:`pile_at`'s."""
+    direction, count, pitch, start = _line(grid, axis)
     points = grid.points.copy()
     along = (points - start) @ direction
 
@@ -1207,6 +1209,14 @@ def running_sum(grid: CubeGrid, axis: int = 0) -> InPlace:
         m.points = points + (moved - along)[:, None] * direction[None, :]
 
     return InPlace(grid, update)
+
+
+def pile_at(grid: CubeGrid, axis: int = 0):
+    """Where :func:`running_sum`'s pile on ``grid`` (as it stands before it
+    runs) is at ``alpha``: the centre of the place of one cube it fills,
+    as a function of ``alpha``."""
+    direction, count, pitch, start = _line(grid, axis)
+    return lambda alpha: start + direction * (alpha * (count - 1) + 0.5) * pitch
 
 
 def summed_at(alpha: float, count: int) -> int:

@@ -104,9 +104,9 @@ def weights_row_name(weights_name: str, row: int, total: float, word: str = "", 
     ('α[0]  Σ = 1.000', 'row 3 "me"\nΣ = 1.000')
     """
     row_name = _row_of(weights_name, row)
-    if _short(row_name) or one_line:
-        return f"{row_name if _short(row_name) else _with_word(f'row {row}', word)}  Σ = {total:.3f}"
-    return f"{_with_word(f'row {row}', word)}\nΣ = {total:.3f}"
+    if _short(row_name):
+        return f"{row_name}  Σ = {total:.3f}"
+    return _with_word(f"row {row}", word) + ("  " if one_line else "\n") + f"Σ = {total:.3f}"
 
 
 def _off_stage(layout, label) -> bool:
@@ -279,11 +279,12 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     # them (a "÷ 17456" beside a row already divided read as a division still to come: 04_0103)
     scene.play(appear(sign, rate_func=at_once), run_time=(0.35 if first else 0.1) * run_time)
     piece.value_range = weights.value_range
-    new = named(weights_row_name(bench.weights_name, row, row_weights.sum(), word), side, values=row_weights,
-                scale_of=_colors_of(bench.weights_name, "the weights"))
+    def divided(one_line: bool = False):
+        return named(weights_row_name(bench.weights_name, row, row_weights.sum(), word, one_line), side,
+                     values=row_weights, scale_of=_colors_of(bench.weights_name, "the weights"))
+    new = divided()
     if _off_stage(layout, new):  # its sum under its name too tall there (few tokens: small maps): one line
-        new = named(weights_row_name(bench.weights_name, row, row_weights.sum(), word, one_line=True), side,
-                    values=row_weights, scale_of=_colors_of(bench.weights_name, "the weights"))
+        new = divided(one_line=True)
     scene.play(piece.animate(rate_func=halfway).paint((0, 0), row_weights, weights.value_range),
                vanish(sign, rate_func=halfway),
                *swap(label, new), *(saying(row_numbers(f"÷ the sum {total}: weights", row_weights, total="Σ"))
