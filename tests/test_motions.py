@@ -586,8 +586,10 @@ def test_a_row_is_never_named_under_the_column_copy_alone(tmp_path):
     named clear of A's label; where that puts the row's name under the
     column copy beside it (where it read as the column's name: 08_0049,
     09_0049), the pair is named as one, left to right as it stands:
-    "U_key[0] * Xᵀ[:, j]". At every play's end no label naming the row
-    alone reaches under a column copy on the bench."""
+    "U_key[0] and Xᵀ[:, j]" (two operands: "U_key[0] * Xᵀ[:, j]" over them,
+    before they multiply, read as the products' name: 07_0276, 10_0360).
+    At every play's end no label naming the row alone reaches under a column
+    copy on the bench."""
     rng = np.random.default_rng(8)
     a, b = rng.random((17, 16)), rng.normal(size=(16, 8))
     found = {"under": [], "names": set()}
@@ -618,6 +620,8 @@ def test_a_row_is_never_named_under_the_column_copy_alone(tmp_path):
 
     play(tmp_path, storyboard)
     assert not found["under"], "the row's name under the column copy"
+    said = {name.replace("\n", " ") for name in found["names"]}  # on one line or two
+    assert {"U_key[0] and Xᵀ[:, 0]", "U_key[0] and Xᵀ[:, 1]"} & said, "the pair is never named"
     assert {"U_key[0] * Xᵀ[:, 0]", "U_key[0] * Xᵀ[:, 1]"} <= found["names"]
 
 

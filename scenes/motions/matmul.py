@@ -94,6 +94,23 @@ def products_name(left: str, right: str, row, column=None, vector: bool = False)
     return f"{first} * {second}" if len(first) + len(second) <= LONG_PRODUCT else f"{first} *\n{second}"
 
 
+def pair_name(row: str, column: str, room: float = WIDE_PRODUCTS) -> str:
+    r"""A's row and B's column standing side by side on the bench, before
+    they multiply, named as two operands ("A[0] * B[:, j]" over the pair,
+    with no scale, read as the products' name: 07_0276, 10_0360, the 40th
+    reader); a pair wider than ``room`` (frame units; the room the layout
+    kept for the products' label) on one line breaks after its "and" (on
+    one line it ran into C's label: 08, "U_key[0] and Xᵀ[:, 1]").
+
+    >>> pair_name("U_key[0]", "Xᵀ[:, 1]")
+    'U_key[0] and Xᵀ[:, 1]'
+    >>> pair_name("multihead_queries[0, 0]", "multihead_keys[0].T[:, 3]")
+    'multihead_queries[0, 0] and\nmultihead_keys[0].T[:, 3]'
+    """
+    name = f"{row} and {column}"
+    return name if _name_width(name) <= room else f"{row} and\n{column}"
+
+
 def _broken(name: str) -> str:
     """A products' name on one line too wide for a block's name, broken
     after its "*" (``U_key[16] * columns of Xᵀ`` was said as "products"
@@ -611,8 +628,8 @@ class MatmulMotion:
             """``row_label``, the label of A's row standing at ``row_at`` on the
             bench, or, where it (kept clear of A's label) reaches under the
             column copy standing at ``there``, one name for the pair, left to
-            right as they stand, "A[0] * B[:, j]" (the products it becomes;
-            "·" read as one number, a dot product: G2 of the 32nd reader; "A[0],
+            right as they stand, "A[0] and B[:, j]" (:func:`pair_name`; "·" read
+            as one number, a dot product: G2 of the 32nd reader; "A[0],
             B[:, j]" has no operator to break a long name at, and 17's left the
             frame), its name alone (the strips wear their blocks' colors,
             named beside them): a row's name under the column copy read as
@@ -620,7 +637,7 @@ class MatmulMotion:
             becomes ``piece``'s label."""
             if vector or row_label.get_right()[0] <= layout.screen_box([there])[0] + LABEL_GAP / 2:
                 return row_label
-            name = f"{_row(left_name, 0)} * {_column(right_name, j)}"
+            name = pair_name(_row(left_name, 0), _column(right_name, j), self.room.width)
             label = _name_alone(layout.name(piece, name, arrangement.products_side, shape=(),
                                             values=left.values[0, 0]))
             on_bench_at(label, [row_at, there], 1)
@@ -925,11 +942,15 @@ class MatmulMotion:
             # named, as the sums leave
             right.set_cell_opacity(0.0)
             # B's frame closes up with them onto their top cubes (left whole, it framed an empty block
-            # over a strip of cubes: 07_0435, 16_0230)
-            closed = frames.around(right, (0, 0))
-            scene.play(fold(piece, 1), frames.shown[1].animate.become(closed), run_time=0.25 * run_time)
+            # over a strip of cubes: 07_0435, 16_0230), or their bottom ones where their name is under them (a
+            # strip closed up at the top, its name a block's height below, read as an unnamed stray: 17_0295,
+            # 16_0215, the 40th reader)
+            end = k - 1 if arrangement.products_side[1] < 0 else 0
+            closed = frames.around(right, (0, end))
+            scene.play(fold(piece, 1, last=end > 0), frames.shown[1].animate.become(closed),
+                       run_time=0.25 * run_time)
             sums = result.like(table[i][None, :], result.value_range)
-            sums.align_cell((0, 0, 0), piece.cell_center(0, 0))
+            sums.align_cell((0, 0, 0), piece.cell_center(end, 0))
             sums.part_of = result
             scene.add(sums)
             # B back whole, framed whole with it, as the sums leave (its frame left on its top row read as
@@ -1172,12 +1193,15 @@ def stand_up(piece: CubeGrid, pivot, shift, apart: bool = True) -> InPlace:
     return InPlace(piece, update)
 
 
-def fold(grid: CubeGrid, axis: int):
+def fold(grid: CubeGrid, axis: int, last: bool = False):
     """A sum, seen: the cubes of ``grid`` along ``axis`` (0: along its
     rows, each row into its first cube; 1: down its columns, each column
-    into its top cube) close up into the first cube's place, flattened to
-    thin layers of their colors, one cube deep together."""
-    direction, count, _, start = _line(grid, axis)
+    into its top cube) close up into the first cube's place (``last``: the
+    last one's: the bottom cube, where the products' name is under them),
+    flattened to thin layers of their colors, one cube deep together."""
+    direction, count, pitch, start = _line(grid, axis)
+    if last:
+        start = start + direction * count * pitch
     squeeze = np.eye(3) - (1.0 - 1.0 / count) * np.outer(direction, direction)
     return grid.animate.apply_matrix(squeeze, about_point=start)
 
