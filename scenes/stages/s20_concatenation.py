@@ -192,12 +192,47 @@ class Concatenation(StageScene):
                 self.say(f"every token the same: its row from each head, in head order, one row of {heads * d_v}")
             last = [vanish(label, rate_func=at_once)] if t == tokens - 1 else []  # no name over no block
             word = [vanish(tags[t], rate_func=at_once)] if len(tags) else []
+            line = self.line_above(joined, token_blocks[t:], goals[t], t) if t else None
+            if line is not None:
+                # laid end to end first in the gap above the matrix, then the one line down into its row (each
+                # head row flying straight to its row crossed the rows already laid: a staircase of strips
+                # over the matrix, 20_0274 for the 40th reader); its word beside it as it lies there
+                shown = self.word_beside(line, words[t], joined)
+                self.play(LaggedStart(*[r.animate.become(g) for r, g in zip(rows, line)], lag_ratio=lag), *word,
+                          *[appear(m, rate_func=at_once) for m in shown], run_time=run)
+                word = [vanish(m, rate_func=at_once) for m in shown]
+                run = max(0.3, 0.4 * run)
             self.play(LaggedStart(*[r.animate.become(g) for r, g in zip(rows, goals[t])], lag_ratio=lag),
                       *word, *last, run_time=run)
             joined.set_cell_opacity(1.0, (0, t)).fill((0, t))
             self.remove(*rows)
         self.say(f"multihead_flattened: {tokens}×{heads * d_v}, row i is token i, the heads' lines between")
         return joined, joined_label, above, VGroup(seams, head_marks)
+
+    def line_above(self, joined, blocks, goals, t: int):
+        """Where token ``t``'s head rows (``goals``: their places in row ``t``
+        of ``joined``) lie end to end first: the same line, shifted up into
+        the gap between ``joined`` and the token blocks still above it
+        (``blocks``), clear of both; None where that gap is narrower than
+        three of ``joined``'s rows."""
+        _, _, _, top = self.layout.screen_box([joined], FRONT)
+        bottom = min(self.layout.screen_box([b], FRONT)[1] for b in blocks)
+        if bottom - top < 3 * joined.pitch:
+            return None
+        row = self.layout.screen_box(goals, FRONT)
+        shift = (top + bottom) / 2 - (row[1] + row[3]) / 2
+        return [g.copy().shift(UP * shift) for g in goals]
+
+    def word_beside(self, line, word: str, joined) -> list:
+        """Token ``word`` left of ``line`` (a row on its way into ``joined``),
+        where the stage area leaves room for it there; else none."""
+        text = note_text(word, self.theme)
+        left, bottom, _, top = self.layout.screen_box(line, FRONT)
+        if left - self.layout.area().left < text.width + 0.15:
+            return []
+        text.move_to([left - 0.15 - text.width / 2, (bottom + top) / 2, 0.0])
+        self.layout.fixed(text)
+        return [text]
 
     def closer_look(self, joined, label, heads: int, d_v: int, area: StageArea) -> None:
         """Row 0 of the flattened matrix, its first heads drawn large in
