@@ -196,7 +196,10 @@ class LinearProjection(StageScene):
         self.say(cell_arithmetic("", flat[0], weight[0], before[0, 0], cell="cell [0, 0]")
                  + ": the products summed")
         at, pitch = prods.cell_center(0, 0), prods.pitch
-        self.play(fold(prods, 0), vanish(prods.label, rate_func=at_once), run_time=0.8)
+        # the "=" goes with the products' name: what the products fold into is not their equal (the row sums
+        # after "multihead_flattened[0] * W[0] =" read as a wrong equation: 21_0170, the 40th reader)
+        self.play(fold(prods, 0), vanish(prods.label, rate_func=at_once), vanish(signs[1], rate_func=at_once),
+                  run_time=0.8)
         last = prods
         if heads > 1:
             # the 162-term sum in two steps a still can catch: each head's row of products into one number (the
