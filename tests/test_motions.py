@@ -752,3 +752,45 @@ def test_the_first_cells_products_are_added_one_by_one_under_their_running_sum(t
     shown = seen[1:]
     assert shown == sorted(shown) and shown[-1] == 5  # in order, up to the whole sum
     assert len(set(shown)) >= 4  # one product after another, not all at once
+
+
+def test_a_rows_sums_never_pass_over_the_rows_already_formed(tmp_path):
+    """Row i's sums go into C's row i without crossing C's rows already
+    formed (flown on a slant from B's top row, they slid over C's rows 0 to
+    i - 1 and read as a glitch: 05_0632, the 39th and 40th readers): at
+    every 0.05 s sample, the sums of a row in flight (n cubes of C's
+    colors, not C) cover no formed row of C on screen; and they do fly."""
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=(5, 6)), rng.normal(size=(6, 7))
+    flights = []
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            left, right = operands(self, a, b)
+            matmul(self, self.layout, self.viewpoint, left, right, a @ b, matmul_products(a, b),
+                   names=("A", "B", "C"), cells=0)
+
+    def during(scene):
+        grids = [m for m in scene.mobjects if isinstance(m, CubeGrid)]
+        result = [g for g in grids if getattr(getattr(g, "label", None), "tensor_name", "") == "C"
+                  and g.grid_shape == (1, 5, 7)]
+        if not result:
+            return
+        c = result[0]
+        sums = [g for g in grids if g is not c and getattr(g, "part_of", None) is c and g.grid_shape == (1, 1, 7)]
+        formed = [r for r in range(5) if (c.cube_opacity.reshape(5, 7)[r] >= 0.999).all()]
+        for strip in sums:
+            flights.append(True)
+            x0, y0 = project(scene.camera, strip.cell_centers()).reshape(-1, 2).min(axis=0)
+            x1, y1 = project(scene.camera, strip.cell_centers()).reshape(-1, 2).max(axis=0)
+            for r in formed:
+                row = project(scene.camera, c.cell_centers()[0, r]).reshape(-1, 2)
+                half = c.pitch * 0.45  # cube centres a cube's width or more apart: no overlap
+                apart = (x1 < row[:, 0].min() - 2 * half or x0 > row[:, 0].max() + 2 * half
+                         or y1 < row[:, 1].min() - 2 * half or y0 > row[:, 1].max() + 2 * half)
+                assert apart, f"a row's sums over C's formed row {r}"
+
+    render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
+    assert len(flights) >= 4  # rows 1 … in flight, sampled

@@ -58,6 +58,21 @@ class Captions:
         self.scene.play(*animations, run_time=run_time)
         return self.current
 
+    def held(self, hold: float) -> None:
+        """The scene holds still ``hold`` seconds before the play the last
+        captions joined: their subtitles start after it (the opening shot's
+        first caption stood 0.1 s in the subtitles, the next from 0, while
+        the picture showed the first for the whole hold: 14, 15, 17)."""
+        now = scene_time(self.scene)
+        self.said = [(t + hold if t >= now - 1e-9 and n else t, text) for n, (t, text) in enumerate(self.said)]
+
+    def later(self, delay: float) -> None:
+        """The last caption comes ``delay`` seconds into the play it joins
+        (its animations step there): its subtitle starts then."""
+        if self.said:
+            t, text = self.said[-1]
+            self.said[-1] = (t + delay, text)
+
     def saying(self, text: str, **kwargs) -> list:
         """The animations that replace the caption with ``text`` half-way
         through the play they join (:func:`~..components.fades.swap`): a

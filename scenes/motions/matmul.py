@@ -777,11 +777,23 @@ class MatmulMotion:
                 mob.shift(RIGHT * (max(0.0, low - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - high)))
                 mob.set_opacity(1.0 if mob.get_top()[1] <= top + 1e-3 else 0.0)
 
-            if explain:
-                say(f"the {count} products added one by one, top to bottom: Σ, above them, is the sum so far")
+            told = []
+            if explain:  # said from the frame "Σ" first shows above the pile, never before (the caption named a
+                # "Σ, above them" not yet on screen: 06_0239, the 41st reader)
+                shown = next((a for a in np.linspace(0.0, 1.0, 201) if update(number, a) is None
+                              and max(t.get_fill_opacity() for t in number.family_members_with_points()) > 0.5), 0.0)
+                update(number, 0.0)
+                told = _saying(scene, say, f"the {count} products added one by one, top to bottom: Σ, above them, "
+                                            f"is the sum so far")
+                for animation in told:
+                    animation.rate_func = lambda t, at=shown: 1.0 if t >= at else 0.0
+            adding, writing = running_sum(piece, 0), InPlace(number, update)
+            adding.rate_func = writing.rate_func = linear
+            run = min(4.0, max(2.0, 0.2 * count)) / speed if explain else 2.0 * run_time
+            if told:  # its subtitle from the same frame
+                scene.captions.later(shown * run)
             scene.add(number)
-            scene.play(running_sum(piece, 0), InPlace(number, update), rate_func=linear,
-                       run_time=min(4.0, max(2.0, 0.2 * count)) / speed if explain else 2.0 * run_time)
+            scene.play(adding, writing, *told, run_time=run)
             if explain:
                 scene.wait(0.3 / speed)
             return number
@@ -953,12 +965,21 @@ class MatmulMotion:
             sums.align_cell((0, 0, 0), piece.cell_center(end, 0))
             sums.part_of = result
             scene.add(sums)
-            # B back whole, framed whole with it, as the sums leave (its frame left on its top row read as
-            # that row being an operand, the sums sliding out of it: 07_0431, 12_0395, 19_0316)
-            scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(),
+            # first level with C's row i, where B was (B unseen: nothing under them), then straight across
+            # into it: flown on a slant from B's top row, they crossed C's rows already formed (05_0632, the
+            # 40th reader, as the 39th); B back whole, framed whole with it, as they leave it (its frame left
+            # on its top row read as that row being an operand, the sums sliding out of it: 07_0431, 12_0395)
+            down = result.axis_vectors()[1]
+            drop = float(np.dot(result.cell_center(i, 0) - sums.cell_center(0, 0), down)) * down
+            if np.linalg.norm(drop) > 1e-6:  # the products and their name gone; B's name back with B
+                gone = [vanish(m, rate_func=at_once) for m in (shown["products"], shown["label"])]
+                shown["products"] = shown["label"] = None
+                scene.play(sums.animate.shift(drop), frames.shown[1].animate.shift(drop), *gone,
+                           run_time=0.12 * run_time)  # B's frame, closed up on them, goes with them
+            scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(), *uncover(),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0),
                        frames.shown[1].animate(rate_func=at_once).become(frames.around(right, (0,))),
-                       run_time=0.3 * run_time)
+                       run_time=0.2 * run_time)
             result.set_cell_opacity(1.0, (0, i))
             scene.remove(sums)
 
