@@ -112,8 +112,10 @@ class StageScene(StageDescription, ThreeDScene):
 
     # -- the storyboard's vocabulary --------------------------------------------
     # per step, the statements of a code panel of several that the step shows (lit in the accent color,
-    # the others muted: a reader could not tell which line a two-line panel was at, G12); every
-    # statement in ink again at the closing shot
+    # the others muted: a reader could not tell which line a two-line panel was at, G12); the closing shot
+    # keeps the last step's lit, under that step's last caption (all in ink there, the panel said nothing
+    # of the step still named: 14_0640, 21_0567, the 41st reader), unless it names its own ("result": ()
+    # for every statement in ink: a closing shot of what they all made)
     code_steps: dict[str, tuple[int, ...]] = {}
 
     def step(self, name: str) -> None:
@@ -121,8 +123,8 @@ class StageScene(StageDescription, ThreeDScene):
         --slides), the code panel showing which statements it is at
         (:attr:`code_steps`)."""
         self.next_section(name)
-        if name in self.code_steps or name == "result":
-            self.code_at(*self.code_steps.get(name, ()))
+        if name in self.code_steps:
+            self.code_at(*self.code_steps[name])
 
     def code_at(self, *statements: int) -> None:
         """Light those statements of the code panel (none given: all, in ink)."""
@@ -146,6 +148,7 @@ class StageScene(StageDescription, ThreeDScene):
                 self.mobjects.sort(key=self._draw_rank)
                 return
             self.opening = False
+            self.captions.held(OPENING_HOLD)  # a caption joining this play comes after the hold, not at 0
             self.wait(OPENING_HOLD)  # a moment to read the opening shot before anything moves
         super().play(*args, **kwargs)
         # Manim redraws, every frame, all mobjects from the first animated one

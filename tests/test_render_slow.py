@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from golden import render_still
+from scenes.base import OPENING_HOLD
 from scenes.engine.manim_hooks import scene_time
 
 from scenes import stage_registry
@@ -87,6 +88,7 @@ def test_sections_and_subtitles(tmp_path):
     duration = len(images) / fps
     subtitles = list(srt.parse((out / "06_projections.srt").read_text()))
     assert len(subtitles) >= len(index) - 1  # at least a line per step before the closing hold
+    assert subtitles[0].end.total_seconds() >= OPENING_HOLD - 1 / fps  # the opening's caption, held with it
     for sub, after in zip(subtitles, subtitles[1:] + [None]):
         assert 0 <= sub.start.total_seconds() < sub.end.total_seconds() <= duration + 1 / fps
         assert after is None or sub.end <= after.start  # one line at a time

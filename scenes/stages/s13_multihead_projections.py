@@ -29,7 +29,7 @@ FLIGHT = 0.6  # of a card's move to the pile, the flight at its own size; then i
 
 
 class MultiheadProjections(StageScene):
-    code_steps = {"heads": (0,)}
+    code_steps = {"heads": (0,), "result": ()}  # the closing shot: the three blocks of the three statements
     number = 13
     title = "Multi-head projection tensors"
     summary = ("one query, key and value matrix per head, every head's query matrix side by side first, the "
