@@ -1,5 +1,6 @@
 """Xᵀ broadcast along the head axis, the matmul per head, then the turn of every head's slice (stages 14-16)."""
 
+import numpy as np
 from manim import DOWN, UP, Dot, rush_from
 
 from tensors import matmul_products
@@ -42,7 +43,14 @@ class MultiheadProjectionStage(StageScene):
         self.layout.row(weight, room, gap=1.6, margins=Margins(top=0.8))  # the counter above the copies
         xt.scale(room.pitch / xt.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
         self.step("operands")
-        if self.first_of:
+        same = self.head0_is()
+        if same:  # said where head 0's matrix is in sight (said in stage 13 alone, no still caught it, and three
+            # readers took head 0's queries equal to stage 8's keys for wrong data: 14_0192, the 39th to 41st)
+            self.say(f"{self.weight_name}[0] holds stage 6's {same}, number for number (the blog re-seeds "
+                     f"torch.rand); heads 1 to {heads - 1} are new" if heads > 1 else
+                     f"{self.weight_name}[0] holds stage 6's {same}, number for number (the blog re-seeds "
+                     f"torch.rand)")
+        elif self.first_of:
             self.say(f"as stage {self.first_of}, with {self.weight_name}: {heads} heads against one Xᵀ")
         else:
             self.say(f"{self.weight_name}: stage {self.single[1]}'s {self.single[0]}, once per head ({heads}, in "
@@ -71,6 +79,31 @@ class MultiheadProjectionStage(StageScene):
                               stack=False, signs=[dot])  # the heads side by side next: no stacked shot
         self.weights, self.operand = (weight.values, weight.value_range), done.operands[1]
         self.finish(done.block, done.leaving)
+
+    def head0_is(self) -> str:
+        """The name of stage 6's matrix whose numbers head 0's slice holds
+        (the blog re-seeds torch.rand before the multi-head matrices), else ""."""
+        head0 = self.trace[self.weight_key][0]
+        return next((f"U_{n}" for n in ("query", "key", "value") if self.trace[f"s06_U_{n}"].shape == head0.shape
+                     and np.allclose(self.trace[f"s06_U_{n}"], head0)), "")
+
+    def head0_repeats(self) -> str:
+        """Where head 0's result holds the very numbers of a single-head
+        result (its matrix is stage 6's, :meth:`head0_is`), that said, with
+        why, else "" (unexplained, three readers took it for wrong data:
+        14_0640 against 08_0445, the 39th to 41st; said as "multihead_queries[0]
+        = K" alone, it blurred queries and keys: the 32nd reader)."""
+        same = self.head0_is()
+        results = {"U_query": ("s07_queries", "Q", 7), "U_key": ("s08_keys", "K", 8),
+                   "U_value": ("s09_values", "V", 9)}
+        if not same or same not in results:
+            return ""
+        key, name, stage = results[same]
+        mine, theirs = self.trace[self.result_key][0], self.trace[key]
+        if mine.shape != theirs.shape or not np.allclose(mine, theirs):
+            return ""
+        return (f"head 0's numbers are stage {stage}'s {name}: the blog re-seeds torch.rand, so "
+                f"{self.weight_name}[0] is stage 6's {same}; heads 1 on are new")
 
     def heads_formed(self, result, leaving, room_for=None):
         """The batched matmul seen as one, then the heads side by side. With
@@ -146,8 +179,9 @@ class MultiheadProjectionStage(StageScene):
         if heads > 1:
             self.step("every head")
             self.every_head(focus, turned, [*beside, focus.row_words], final)
-        # no word here on head 0's matrix being stage 6's (the blog's re-seeding, said in stage 13 where the
-        # matrices are drawn): "multihead_queries[0] = K" said again blurred queries and keys (the 32nd reader)
+        if same := self.head0_repeats():  # said again of the result, where a still sees it
+            self.wait(0.6)
+            self.say(same)
 
     def every_head(self, focus, turned, beside, final):
         """The closing shot: the whole tensor again, every head turned (head 0
