@@ -36,6 +36,7 @@ A stage file reads like the storyboard of its scene::
 
 from __future__ import annotations
 
+import numpy as np
 from manim import DOWN, UP, ManimColor, Mobject, ThreeDScene
 
 from tensors import AttentionConfig, compute_trace
@@ -239,6 +240,13 @@ class StageScene(StageDescription, ThreeDScene):
         grid = self.tensor_grid(key, transposed, **kwargs)
         self.layout.name(grid, name, direction, stacked=stacked)
         return grid
+
+    def stage6_twin(self, matrix) -> str:
+        """Which of stage 6's matrices ("query", "key", "value") holds the very
+        numbers of ``matrix`` (a head-0 slice: the blog re-seeds torch.rand
+        before the multi-head matrices), else ""."""
+        return next((n for n in ("query", "key", "value") if self.trace[f"s06_U_{n}"].shape == matrix.shape
+                     and np.allclose(self.trace[f"s06_U_{n}"], matrix)), "")
 
     def tensor_grid(self, key: str, transposed: bool = False, **kwargs) -> CubeGrid:
         """Trace tensor ``key`` as a grid whose axes carry their names.

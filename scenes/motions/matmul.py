@@ -643,12 +643,14 @@ class MatmulMotion:
             on_bench_at(label, [row_at, there], 1)
             return kept_in(label, clear_of_a=True)  # as the row's
 
-        def clear_products():
+        def clear_products(back: bool = True):
             """The last products leave at once (never caught half-faded), with
-            their name; B's label comes back if they covered it."""
+            their name; B's label comes back if they covered it (``back``;
+            else B's is left to :func:`uncover`)."""
             gone = []
             if shown["products"] is not None:
-                gone = [vanish(shown["products"], rate_func=at_once), *unname(shown["label"])]
+                gone = [vanish(shown["products"], rate_func=at_once),
+                        *(unname(shown["label"]) if back else [vanish(shown["label"], rate_func=at_once)])]
                 shown["products"] = shown["label"] = None
             return gone
 
@@ -780,8 +782,12 @@ class MatmulMotion:
             told = []
             if explain:  # said from the frame "Σ" first shows above the pile, never before (the caption named a
                 # "Σ, above them" not yet on screen: 06_0239, the 41st reader)
-                shown = next((a for a in np.linspace(0.0, 1.0, 201) if update(number, a) is None
-                              and max(t.get_fill_opacity() for t in number.family_members_with_points()) > 0.5), 0.0)
+                shown = 0.0
+                for alpha in np.linspace(0.0, 1.0, 201):
+                    update(number, alpha)
+                    if max(t.get_fill_opacity() for t in number.family_members_with_points()) > 0.5:
+                        shown = alpha
+                        break
                 update(number, 0.0)
                 told = _saying(scene, say, f"the {count} products added one by one, top to bottom: Σ, above them, "
                                             f"is the sum so far")
@@ -972,9 +978,7 @@ class MatmulMotion:
             down = result.axis_vectors()[1]
             drop = float(np.dot(result.cell_center(i, 0) - sums.cell_center(0, 0), down)) * down
             if np.linalg.norm(drop) > 1e-6:  # the products and their name gone; B's name back with B
-                gone = [vanish(m, rate_func=at_once) for m in (shown["products"], shown["label"])]
-                shown["products"] = shown["label"] = None
-                scene.play(sums.animate.shift(drop), frames.shown[1].animate.shift(drop), *gone,
+                scene.play(sums.animate.shift(drop), frames.shown[1].animate.shift(drop), *clear_products(back=False),
                            run_time=0.12 * run_time)  # B's frame, closed up on them, goes with them
             scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(), *uncover(),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0),

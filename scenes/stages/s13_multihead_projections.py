@@ -45,9 +45,7 @@ class MultiheadProjections(StageScene):
         6's (the notebook re-seeds torch.rand before these and draws one
         U_query first, so head 0's query matrix is stage 6's U_key: a
         reader took multihead_queries[0] = K for a bug), else ""."""
-        singles = {n: self.trace[f"s06_U_{n}"] for n in ("query", "key", "value")}
-        pairs = [(name, single) for name, values in zip(names, tensors) for single, matrix in singles.items()
-                 if matrix.shape == values[0].shape and np.allclose(matrix, values[0])]
+        pairs = [(name, single) for name, values in zip(names, tensors) if (single := self.stage6_twin(values[0]))]
         if not pairs:
             return ""
         name, single = pairs[0]

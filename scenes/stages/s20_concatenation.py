@@ -192,12 +192,12 @@ class Concatenation(StageScene):
                 self.say(f"every token the same: its row from each head, in head order, one row of {heads * d_v}")
             last = [vanish(label, rate_func=at_once)] if t == tokens - 1 else []  # no name over no block
             word = [vanish(tags[t], rate_func=at_once)] if len(tags) else []
-            line = self.line_above(joined, token_blocks[t:], goals[t], t) if t else None
+            line = self.line_above(joined, token_blocks[t:], goals[t]) if t else None
             if line is not None:
                 # laid end to end first in the gap above the matrix, then the one line down into its row (each
                 # head row flying straight to its row crossed the rows already laid: a staircase of strips
                 # over the matrix, 20_0274 for the 40th reader); its word beside it as it lies there
-                shown = self.word_beside(line, words[t], joined)
+                shown = self.word_beside(line, words[t])
                 self.play(LaggedStart(*[r.animate.become(g) for r, g in zip(rows, line)], lag_ratio=lag), *word,
                           *[appear(m, rate_func=at_once) for m in shown], run_time=run)
                 word = [vanish(m, rate_func=at_once) for m in shown]
@@ -209,7 +209,7 @@ class Concatenation(StageScene):
         self.say(f"multihead_flattened: {tokens}×{heads * d_v}, row i is token i, the heads' lines between")
         return joined, joined_label, above, VGroup(seams, head_marks)
 
-    def line_above(self, joined, blocks, goals, t: int):
+    def line_above(self, joined, blocks, goals):
         """Where token ``t``'s head rows (``goals``: their places in row ``t``
         of ``joined``) lie end to end first: the same line, shifted up into
         the gap between ``joined`` and the token blocks still above it
@@ -223,7 +223,7 @@ class Concatenation(StageScene):
         shift = (top + bottom) / 2 - (row[1] + row[3]) / 2
         return [g.copy().shift(UP * shift) for g in goals]
 
-    def word_beside(self, line, word: str, joined) -> list:
+    def word_beside(self, line, word: str) -> list:
         """Token ``word`` left of ``line`` (a row on its way into ``joined``),
         where the stage area leaves room for it there; else none."""
         text = note_text(word, self.theme)

@@ -43,13 +43,11 @@ class MultiheadProjectionStage(StageScene):
         self.layout.row(weight, room, gap=1.6, margins=Margins(top=0.8))  # the counter above the copies
         xt.scale(room.pitch / xt.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
         self.step("operands")
-        same = self.head0_is()
+        same = self.stage6_twin(self.trace[self.weight_key][0])
         if same:  # said where head 0's matrix is in sight (said in stage 13 alone, no still caught it, and three
             # readers took head 0's queries equal to stage 8's keys for wrong data: 14_0192, the 39th to 41st)
-            self.say(f"{self.weight_name}[0] holds stage 6's {same}, number for number (the blog re-seeds "
-                     f"torch.rand); heads 1 to {heads - 1} are new" if heads > 1 else
-                     f"{self.weight_name}[0] holds stage 6's {same}, number for number (the blog re-seeds "
-                     f"torch.rand)")
+            self.say(f"{self.weight_name}[0] holds stage 6's U_{same}, number for number (the blog re-seeds "
+                     f"torch.rand)" + (f"; heads 1 to {heads - 1} are new" if heads > 1 else ""))
         elif self.first_of:
             self.say(f"as stage {self.first_of}, with {self.weight_name}: {heads} heads against one Xᵀ")
         else:
@@ -80,30 +78,22 @@ class MultiheadProjectionStage(StageScene):
         self.weights, self.operand = (weight.values, weight.value_range), done.operands[1]
         self.finish(done.block, done.leaving)
 
-    def head0_is(self) -> str:
-        """The name of stage 6's matrix whose numbers head 0's slice holds
-        (the blog re-seeds torch.rand before the multi-head matrices), else ""."""
-        head0 = self.trace[self.weight_key][0]
-        return next((f"U_{n}" for n in ("query", "key", "value") if self.trace[f"s06_U_{n}"].shape == head0.shape
-                     and np.allclose(self.trace[f"s06_U_{n}"], head0)), "")
-
     def head0_repeats(self) -> str:
         """Where head 0's result holds the very numbers of a single-head
-        result (its matrix is stage 6's, :meth:`head0_is`), that said, with
+        result (its matrix is stage 6's, :meth:`stage6_twin`), that said, with
         why, else "" (unexplained, three readers took it for wrong data:
         14_0640 against 08_0445, the 39th to 41st; said as "multihead_queries[0]
         = K" alone, it blurred queries and keys: the 32nd reader)."""
-        same = self.head0_is()
-        results = {"U_query": ("s07_queries", "Q", 7), "U_key": ("s08_keys", "K", 8),
-                   "U_value": ("s09_values", "V", 9)}
-        if not same or same not in results:
+        same = self.stage6_twin(self.trace[self.weight_key][0])
+        results = {"query": ("s07_queries", "Q", 7), "key": ("s08_keys", "K", 8), "value": ("s09_values", "V", 9)}
+        if not same:
             return ""
         key, name, stage = results[same]
         mine, theirs = self.trace[self.result_key][0], self.trace[key]
         if mine.shape != theirs.shape or not np.allclose(mine, theirs):
             return ""
         return (f"head 0's numbers are stage {stage}'s {name}: the blog re-seeds torch.rand, so "
-                f"{self.weight_name}[0] is stage 6's {same}; heads 1 on are new")
+                f"{self.weight_name}[0] is stage 6's U_{same}; heads 1 on are new")
 
     def heads_formed(self, result, leaving, room_for=None):
         """The batched matmul seen as one, then the heads side by side. With
