@@ -92,8 +92,10 @@ class MultiheadProjectionStage(StageScene):
         mine, theirs = self.trace[self.result_key][0], self.trace[key]
         if mine.shape != theirs.shape or not np.allclose(mine, theirs):
             return ""
+        heads = self.cfg.heads  # one head has no others to be new (it said "heads 1 on are new": 14, 2 words)
         return (f"head 0's numbers are stage {stage}'s {name}: the blog re-seeds torch.rand, so "
-                f"{self.weight_name}[0] is stage 6's U_{same}; heads 1 on are new")
+                f"{self.weight_name}[0] is stage 6's U_{same}" + (f"; heads 1 to {heads - 1} are new" if heads > 1
+                                                                   else ""))
 
     def heads_formed(self, result, leaving, room_for=None):
         """The batched matmul seen as one, then the heads side by side. With
