@@ -709,49 +709,57 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
 
 
 def test_the_first_cells_products_are_added_one_by_one_under_their_running_sum(tmp_path):
-    """The sum of cell (0, 0), seen: a pile goes down the products strip,
-    taking in one product after another (the cubes it holds pressed, those
-    ahead of it whole), and "Σ = …" above it is the sum of the products it
-    holds (a hand-written running sum), changing in order, one product at a
-    time, up to the cell's value."""
+    """The sum of cells (0, 0) and (0, 1), seen: a pile, one cube of C's, goes down the
+    products strip taking in one product after another (the products it
+    has passed gone under it, those ahead of it whole), wearing the color
+    of the sum of the products it holds on C's scale (a hand-written
+    running sum), and "Σ = …" above it is that sum, changing in order, one
+    product at a time, up to the cell's value."""
     rng = np.random.default_rng(5)
     a, b = rng.normal(size=(2, 6)), rng.normal(size=(6, 3))
-    running = [sum(a[0, p] * b[p, 0] for p in range(q + 1)) for q in range(6)]  # by hand
-    seen = []
+    running = [[sum(a[0, p] * b[p, j] for p in range(q + 1)) for q in range(6)] for j in range(2)]  # by hand
+    seen = {0: [], 1: []}
 
     class Motion(StageScene):
         title, code = "motion", "motion"
 
         def storyboard(self):
             left, right = operands(self, a, b)
-            edge = right.cube_corners()[0]
-            seen.append(np.linalg.norm(edge[1] - edge[0]))  # a whole cube's edge
             matmul(self, self.layout, self.viewpoint, left, right, a @ b, matmul_products(a, b),
-                   names=("A", "B", "C"), cells=1, rows=0)
+                   names=("A", "B", "C"), cells=2, rows=0)
 
     def during(scene):
         sums = [t for m in scene.mobjects for t in m.get_family() if isinstance(t, Text) and t.text.startswith("Σ")
                 and max(s.get_fill_opacity() for s in t.family_members_with_points()) > 0.5]
-        strip = [m for m in scene.mobjects if isinstance(m, CubeGrid)
-                 and getattr(getattr(m, "label", None), "tensor_name", "") == "A[0] * B[:, 0]"]
-        if not sums or not strip:
+        grids = [m for m in scene.mobjects if isinstance(m, CubeGrid)]
+        names = {j: f"A[0] * B[:, {j}]" for j in (0, 1)}
+        strips = [(j, m) for m in grids for j in (0, 1)
+                  if getattr(getattr(m, "label", None), "tensor_name", "") == names[j]]
+        result = [m for m in grids if getattr(getattr(m, "label", None), "tensor_name", "") == "C"]
+        if not sums or not strips:
             return
-        assert len(sums) == 1
+        assert len(sums) == 1 and len(result) == 1 and len(strips) == 1
+        j, strip = strips[0]
         shown = float(sums[0].text.split("=")[1].replace("−", "-"))
-        held = int(np.argmin([abs(shown - r) for r in running]))  # the running sum it shows ...
-        assert abs(shown - running[held]) < 0.006
-        corners = strip[0].cube_corners()
-        direction = corners[-1, 1] - corners[-1, 0]  # along the strip (column +: down it, standing)
-        direction = direction / np.linalg.norm(direction)
-        deep = np.ptp(corners @ direction, axis=1)  # each cube's extent along the strip
-        pressed = deep < 0.9 * seen[0]  # the pile's, one cube deep together
-        assert pressed[:held + 1].all() and not pressed[held + 2:].any()  # ... is of the products in the pile
-        seen.append(held)
+        held = int(np.argmin([abs(shown - r) for r in running[j]]))  # the running sum it shows ...
+        assert abs(shown - running[j][held]) < 0.006
+        piles = [m for m in grids if getattr(m, "part_of", None) is result[0] and m.cell_count == 1]
+        assert len(piles) == 1, "one pile, a cube of C's"
+        low, high = result[0].value_range
+        assert abs(min(1.0, max(0.0, piles[0].cube_t[0])) - np.clip((running[j][held] - low) / (high - low), 0, 1)) \
+            < 1e-6  # on C's colors
+        gone = strip.cube_opacity < 0.05
+        assert gone[:held + 1].all() and not gone[held + 1:].any()  # ... is of the products in the pile
+        centres = strip.cube_corners().mean(axis=1)  # the products' places, down the strip
+        step = centres[1] - centres[0]
+        at = float(np.dot(piles[0].get_center() - centres[0], step) / np.dot(step, step))
+        assert held - 0.15 <= at < held + 1.0  # on the last product it took in (lifted a little toward the eye)
+        seen[j].append(held)
 
     render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
-    shown = seen[1:]
-    assert shown == sorted(shown) and shown[-1] == 5  # in order, up to the whole sum
-    assert len(set(shown)) >= 4  # one product after another, not all at once
+    for j, held in seen.items():  # the first cell's, explained and held, and the next one's, quick
+        assert held == sorted(held) and held[-1] >= 5 - j  # in order, up to the whole sum (sampled: near it)
+        assert len(set(held)) >= 4  # one product after another, not all at once
 
 
 def test_a_rows_sums_never_pass_over_the_rows_already_formed(tmp_path):

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, LEFT, OUT, PI, RIGHT, UP, Dot, Mobject, Rectangle, Text, Triangle, VGroup, linear, smooth
+from manim import DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Mobject, Rectangle, Text, Triangle, VGroup, linear, smooth
 
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
@@ -743,10 +743,10 @@ class MatmulMotion:
 
             return next((side for side in (UP, DOWN) if clear(side)), None)
 
-        def add_up(piece, i, j, cube, explain: bool, run_time: float) -> VGroup:
+        def add_up(piece, i, j, cube, explain: bool, run_time: float) -> tuple[VGroup, CubeGrid]:
             """The products added one by one, seen (:func:`running_sum`): a
-            pile slides down the strip taking in each product as it reaches
-            it, and above it, in the place the strip has left, "Σ so far = …",
+            pile, one cube in C's colors (the sum's), slides down the strip
+            taking in each product as it reaches it, and above it, in the place the strip has left, "Σ so far = …",
             the sum of the products it holds ("Σ = …" once it holds them all), changing (a new text at once, never
             a morph: a glyph of the last doubled, 15_0164) as each lands; the
             strip's name stays on what is left of it (a fold, all at once,
@@ -756,7 +756,9 @@ class MatmulMotion:
             read as two sizes for one thing: 08_0252, the 39th). Explained
             (the first cell), said, slower, and held; else in about
             ``run_time``. ``cube`` is a stand-in the pile's size. Returns the
-            sum (shown, pinned: its one text, the whole sum, at the end)."""
+            sum (shown, pinned: its one text, the whole sum, at the end) and
+            the pile (shown: one cube of C's, the sum, over the last product's
+            place)."""
             terms = products[i, j]
             count = len(terms)
             # said to be a sum so far until it is the whole sum (a quick cell's "Σ = 0.00" beside products up to
@@ -769,7 +771,7 @@ class MatmulMotion:
             # on the bench, clear of A and B; below the strip's top, in the place the pile has left
             low, high = layout.screen_box([left])[2] + LABEL_GAP / 2, layout.screen_box([right])[0] - LABEL_GAP / 2
             top = layout.screen_box([piece])[3]
-            pile = pile_at(piece)  # measured on the strip before the pile presses its cubes
+            pile = pile_at(piece)
             probe = cube.copy()
 
             def update(mob, alpha):
@@ -789,40 +791,40 @@ class MatmulMotion:
                         shown = alpha
                         break
                 update(number, 0.0)
-                told = _saying(scene, say, f"the {count} products added one by one, top to bottom: Σ, above them, "
-                                            f"is the sum so far")
+                told = _saying(scene, say, f"the {count} products added one by one: the cube taking them in is the "
+                                            f"sum so far, Σ, in {result_name}'s colors")
                 for animation in told:
                     animation.rate_func = lambda t, at=shown: 1.0 if t >= at else 0.0
-            adding, writing = running_sum(piece, 0), InPlace(number, update)
-            adding.rate_func = writing.rate_func = linear
+            sums = np.cumsum(terms)
+            sums[-1] = table[i, j]
+            heap, adding = running_sum(piece, sums, result.value_range, 0, toward=lift / 2)
+            heap.part_of = result
+            writing = InPlace(number, update, rate_func=linear)
             run = min(4.0, max(2.0, 0.2 * count)) / speed if explain else 2.0 * run_time
             if told:  # its subtitle from the same frame
                 scene.captions.later(shown * run)
-            scene.add(number)
-            scene.play(adding, writing, *told, run_time=run)
+            scene.add(heap, number)
+            scene.play(*adding, writing, *told, run_time=run)
             if explain:
                 scene.wait(0.3 / speed)
-            return number
+            return number, heap
 
         def sum_into(piece, i, j, run_time, explain=False):
-            """The products summed, seen: one by one into the place of the
-            last, their running sum written above them (``add_up``). That
-            pile becomes one cube on C's colors (the products and their name
-            gone in the same frame), which flies into C[i, j], the "·" back,
+            """The products summed, seen: one by one into a cube on C's
+            colors going down the strip to the place of the last, their
+            running sum written above it (``add_up``). That cube, the sum
+            (the products' name gone), flies into C[i, j], the "·" back,
             the sum ("Σ = …") riding with it. The row is laid out again
-            (unfolded, off screen) in its slot for the next column.
+            (whole, off screen) in its slot for the next column.
             Explained, each caption says what a still of it shows, from the
             frame it is true: the products adding up, then the sum going to
             its place (said as the sum flew, a still of the one cube held
             under "the products added one by one" read as a caption about a
             step not shown: 08_0151, 12_0171, 17_0177)."""
             unfolded = piece.points.copy()
-            cube = result.like(np.array([[table[i, j]]]), result.value_range)
-            cube.part_of = result
-            cube.move_to(piece.cell_center(0, k - 1))
-            number = add_up(piece, i, j, cube, explain, run_time)
-            cube.shift(lift)
-            scene.add(cube)
+            probe = result.like(np.array([[table[i, j]]]), result.value_range)
+            probe.move_to(piece.cell_center(0, k - 1))
+            number, cube = add_up(piece, i, j, probe, explain, run_time)
             gone = clear_products()
             # the sum goes to its place, "Σ = …" riding over it or under it, clear of every text (a still of one
             # small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers; 19_0348 the
@@ -835,7 +837,7 @@ class MatmulMotion:
                                                                                                buff=0.15))]
             if side is None:
                 scene.remove(number)
-            if explain:  # the pile is the sum at once: one cube on C's colors, the products' name gone with them
+            if explain:  # the pile is the sum: one cube on C's colors, the products' name gone
                 # (held under their name, a still showed a named smudge: G1 of the 37th reader, 14_0185), the caption
                 # saying it from that frame
                 scene.play(*gone, *told, *carried(), run_time=0.1)
@@ -846,6 +848,7 @@ class MatmulMotion:
             result.set_cell_opacity(1.0, (0, i, j))
             scene.remove(cube, number)
             piece.points = unfolded
+            piece.cube_opacity[:] = 1.0  # whole again: the pile had taken in its cubes
             piece.shift(bench.slot(-1) - piece.get_center())
 
         def cell(j, run_time, explain, told=""):
@@ -954,23 +957,25 @@ class MatmulMotion:
             scene.play(appear(piece, rate_func=at_once), *take_place(label, covering=True), run_time=0.2 * run_time)
             scene.wait(0.25 * run_time)
             shown["products"], shown["label"] = piece, label
-            # each column of products closes up into its top cube: the sums, seen; they become C's row i on
-            # C's colors (the products and their name gone in that frame) and go into it. B, under them, is
-            # not seen as they close up (B's colors under the name "products": 19_0328); it is back, and
-            # named, as the sums leave
+            # each column of products summed as the first cell's were (:func:`running_sum`): a row of cubes on
+            # C's colors, the sums so far, goes down the columns taking in the products, and ends as C's row i
+            # (squashed into a band of the products' colors under their name and shape, the columns read as a
+            # glitch: 08_0221, 12_0425, the 42nd reader). B, under them, is not seen (B's colors under the name
+            # "products": 19_0328); it is back, and named, as the sums leave
             right.set_cell_opacity(0.0)
-            # B's frame closes up with them onto their top cubes (left whole, it framed an empty block
-            # over a strip of cubes: 07_0435, 16_0230), or their bottom ones where their name is under them (a
-            # strip closed up at the top, its name a block's height below, read as an unnamed stray: 17_0295,
-            # 16_0215, the 40th reader)
+            # they end on the bottom row where the products' name is under them (a strip at the top, its name
+            # a block's height below, read as an unnamed stray: 17_0295, 16_0215, the 40th reader), else on the
+            # top one. B's frame is on them all the way (the sums so far in the rainbow the products wear read
+            # as one more row of products; left whole on B, it framed an empty block: 07_0435, 16_0230)
             end = k - 1 if arrangement.products_side[1] < 0 else 0
-            closed = frames.around(right, (0, end))
-            scene.play(fold(piece, 1, last=end > 0), frames.shown[1].animate.become(closed),
-                       run_time=0.25 * run_time)
-            sums = result.like(table[i][None, :], result.value_range)
-            sums.align_cell((0, 0, 0), piece.cell_center(end, 0))
+            partial = np.cumsum(values if end > 0 else values[::-1], axis=0)
+            partial[-1] = table[i]
+            sums, adding = running_sum(piece, partial, result.value_range, 1, reverse=end == 0, toward=lift / 2)
             sums.part_of = result
             scene.add(sums)
+            frames.shown[1].become(frames.around(piece, (0, k - 1 - end)))
+            scene.play(*adding, frames.shown[1].animate(rate_func=linear).become(frames.around(piece, (0, end))),
+                       run_time=0.35 * run_time)
             # first level with C's row i, where B was (B unseen: nothing under them), then straight across
             # into it: flown on a slant from B's top row, they crossed C's rows already formed (05_0632, the
             # 40th reader, as the 39th); B back whole, framed whole with it, as they leave it (its frame left
@@ -1239,25 +1244,46 @@ def _line(grid: CubeGrid, axis: int):
     return direction, grid.grid_shape[2 - axis], pitch, grid.cell_center(0, 0) - direction * pitch / 2
 
 
-def running_sum(grid: CubeGrid, axis: int = 0) -> InPlace:
-    """A sum, seen term by term: a pile starts as the first cube of
-    ``grid`` along ``axis`` (0: along its row) and slides down the line,
-    taking in each next cube as it reaches it (the cubes it holds pressed
-    into thin layers of their colors, one cube deep together), and ends in
-    the last cube's place holding them all; the cubes ahead of it stay as
-    they are. At ``alpha`` the pile holds cubes ``0 … alpha·(count - 1)``
-    (:func:`summed_at`), its cube's place centred at :func:`pile_at`'s."""
-    direction, count, pitch, start = _line(grid, axis)
-    points = grid.points.copy()
-    along = (points - start) @ direction
+def running_sum(grid: CubeGrid, partial, value_range, axis: int = 0, reverse: bool = False,
+                toward=ORIGIN) -> tuple[CubeGrid, list[InPlace]]:
+    """A sum, seen term by term: a pile, one cube for each line of ``grid``
+    along ``axis`` (0: each row; 1: each column), starts on the line's first
+    cube (``reverse``: its last) and slides along it to the other end,
+    taking in each cube it passes: that cube goes under it (gone from
+    ``grid``), the cubes ahead of it stay as they are. The pile wears the
+    colors of the sum of the cubes it holds, on ``value_range`` (the sum's
+    own block's scale: the products' colors on a pile, a red pile beside a
+    negative "Σ so far", read as a contradiction: 05_0421, 08_0132, the
+    42nd reader): ``partial[q]`` is that sum, for each line, once it holds
+    q + 1 cubes. At ``alpha`` it holds cubes ``0 … alpha·(count - 1)`` from
+    its start (:func:`summed_at`), its place centred at :func:`pile_at`'s,
+    shifted by ``toward`` (toward the eye: drawn over the cube it is
+    reaching). Returns the pile (not added; a piece of ``grid`` until its
+    caller says whose) and its motion, linear: the pile's and ``grid``'s
+    (a grid no animation plays on is drawn once, as it stood, for the whole
+    play: the cubes the pile had passed stayed in sight, 05_0226)."""
+    direction, count, pitch, _ = _line(grid, axis)
+    partial = np.asarray(partial, float).reshape(count, -1)
+    first = count - 1 if reverse else 0
+    index = (0, slice(None), first) if axis == 0 else (0, first)
+    pile = grid.subgrid(index, values_shape=(1, partial.shape[1]))
+    pile.recolor(partial[0][None, :], value_range)
+    start = pile.points.copy() + np.asarray(toward, float)
+    step = -direction if reverse else direction
+    lines = np.arange(count)[:, None] * np.ones(grid.grid_shape[1 + axis], int)[None, :]
+    passed = (lines if axis == 1 else lines.T).reshape(-1)  # each cube's place along its line
+    if reverse:
+        passed = count - 1 - passed
+    shown = grid.cube_opacity.copy()
 
-    def update(m, alpha):
-        t = alpha * (count - 1)
-        reached = (t + 1.0) * pitch  # the pile's far face, along the line
-        moved = np.where(along <= reached, t * pitch + along / (t + 1.0), along)
-        m.points = points + (moved - along)[:, None] * direction[None, :]
+    def move(m, alpha):
+        m.points = start + step[None, :] * alpha * (count - 1) * pitch
+        m.recolor(partial[summed_at(alpha, count) - 1][None, :], value_range)
 
-    return InPlace(grid, update)
+    def take(m, alpha):
+        m.cube_opacity = np.where(passed <= np.floor(alpha * (count - 1) + 1e-9), 0.0, shown)
+
+    return pile, [InPlace(pile, move, rate_func=linear), InPlace(grid, take, rate_func=linear)]
 
 
 def pile_at(grid: CubeGrid, axis: int = 0):
