@@ -131,7 +131,7 @@ def _naming(words, begins) -> InPlace:
 
 def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_name, before_name: str, words,
                      sign: Mobject, leaving=(), speed: float = 1.0, told_move=list, told=list, told_rest=list,
-                     say_end=None):
+                     say_end=None, before_note: str | None = None):
     """A transpose seen as a copy, not a turn in place: ``source`` (a 2D
     block on screen, labelled) goes left and ``result`` (its transpose,
     ``values``) stands right as empty slots, ``sign`` (the turn's code on an
@@ -147,7 +147,9 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     ``result_name``: a function naming the result grid (``layout.name``, its
     label placed under it); ``before_name``: the source's name in the shot
     (its label replaced by one without a scale: one legend for both, the
-    result's). ``leaving``: what goes as the source moves; ``told_move``: a
+    result's), ``before_note`` a line under it (the code's one name for
+    both, before and after, read as two blocks of one name with nothing to
+    tell them apart: 15_0405, 19_0070, the 42nd reader). ``leaving``: what goes as the source moves; ``told_move``: a
     function giving a caption's animations for that move (said before it,
     a still showed the heads unturned under a caption saying the turn:
     14_0462); ``told``: a
@@ -161,7 +163,7 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     twin = source.copy()
     twin.label = source.label
     old_label = source.label
-    layout.name(twin, before_name, DOWN, scale=False)
+    layout.name(twin, before_name, DOWN, scale=False, note=before_note)
     heads_name, rows_name, columns_name = source.dims  # what each axis counts: the last two swap
     result = twin.like(values, source.value_range, dims=(heads_name, columns_name, rows_name))
     result.align_cell((0, 0, 0), twin.cell_center(0, 0))

@@ -56,8 +56,10 @@ class MultiheadContext(StageScene):
         w.label.row = v.label.row = None
         shape = shape_text(permuted.shape)
         v, beside = transpose_beside(
-            self, self.layout, self.viewpoint, v, permuted, lambda grid: self.layout.name(grid, v_name, DOWN),
+            self, self.layout, self.viewpoint, v, permuted,
+            lambda grid: self.layout.name(grid, v_name, DOWN, note="after permute(0, 2, 1)"),
             v_name, self.cfg.sentence, turn_sign(self.theme, "permute(0, 2, 1)"), leaving=[w, w.label],
+            before_note="before permute(0, 2, 1)",
             told_move=lambda: self.saying("permute(0, 2, 1): in each head's slice, column j becomes row j"),
             told=lambda: self.saying(f"column 0 (token 0, \"{self.cfg.sentence[0]}\") becomes row 0, in every "
                                      f"head's slice (head 0 in front)"),

@@ -160,8 +160,9 @@ class MultiheadProjectionStage(StageScene):
         shape = shape_text(final.shape[1:])
         focus, beside = transpose_beside(
             self, self.layout, self.viewpoint, shown.focus, final[0],
-            lambda grid: self.layout.name(grid, name, DOWN, scale_of=scale_of), name, self.cfg.sentence,
-            turn_sign(self.theme, self.turn_code), speed=1.0, told_move=lambda: self.saying(
+            lambda grid: self.layout.name(grid, name, DOWN, scale_of=scale_of, note=f"after {self.turn_code}"), name,
+            self.cfg.sentence, turn_sign(self.theme, self.turn_code), before_note=f"before {self.turn_code}",
+            speed=1.0, told_move=lambda: self.saying(
                 f"{self.transpose_code}: in {every}, column i becomes row i" + (", head 0 here" if heads > 1 else "")),
             leaving=[*shown.words, *shown.others, shown.tags] + (
                 [shown.others_label] if shown.others_label is not None else []),
