@@ -246,3 +246,44 @@ def test_the_notebook_of_seed_002_reproduces_its_printed_numbers(tmp_path):
 def test_weights_are_checked_when_the_configuration_is_made():
     with pytest.raises(ConfigError, match="s21_linear_weight must be 6x12"):
         AttentionConfig(**SMALL, weights=Weights({"s21_linear_weight": np.ones((18, 162))}))
+
+
+@pytest.mark.parametrize("config", [AttentionConfig(), CAUSAL, AttentionConfig(variant="paper")])
+def test_stage_5_says_where_the_weights_mix_when_its_own_do_not(config):
+    """Stage 5's closing remark: where α is nearly the identity (Z ≈ X, no
+    mixing to see), it names how many rows of stage 12's scaled weights do
+    mix (under 0.9 on every key), counted here from softmax(Q·Kᵀ/√d_k) by
+    torch, masked where the config masks; where α is not, it says nothing
+    of stage 12."""
+    from scenes.stages.s05_context import ContextVectors
+
+    trace = compute_trace(config)
+    stage = ContextVectors.__new__(ContextVectors)  # the remark reads the numbers alone
+    stage.trace = trace
+    q, k = t(trace["s07_queries"]), t(trace["s08_keys"])
+    weights = F.scaled_dot_product_attention(q, k, torch.eye(len(q), dtype=q.dtype),
+                                             is_causal=config.mask == "causal")
+    mixing = int((weights.max(dim=-1).values < 0.9).sum())
+    said = stage.remark()
+    if np.diag(trace["s04_attention_weights"]).min() >= 0.9 and mixing:
+        assert f"stage 12's scaled weights mix {mixing} of {len(q)} rows" in said
+    else:
+        assert "stage 12" not in said
+
+
+@pytest.mark.parametrize("config", [AttentionConfig(), CAUSAL, AttentionConfig(variant="paper")])
+def test_stage_12_says_how_many_rows_its_weights_mix(config):
+    """Stage 12's closing remark counts the rows of softmax(Q·Kᵀ/√d_k)
+    (torch's, masked where the config masks) that take under 90 % from
+    every token."""
+    from scenes.stages.s12_context import ScaledContext
+
+    trace = compute_trace(config)
+    stage = ScaledContext.__new__(ScaledContext)
+    stage.trace = trace
+    q, k = t(trace["s07_queries"]), t(trace["s08_keys"])
+    weights = F.scaled_dot_product_attention(q, k, torch.eye(len(q), dtype=q.dtype),
+                                             is_causal=config.mask == "causal")
+    mixing = int((weights.max(dim=-1).values < 0.9).sum())
+    said = stage.remark()
+    assert (f"here {mixing} of {len(q)} rows of α′ mix" in said) if mixing else ("little mixing" in said)

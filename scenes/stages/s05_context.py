@@ -24,7 +24,14 @@ class ContextVectors(MatmulStage):
         """Say plainly when A is nearly the identity, so Z is nearly X (the default example)."""
         own = np.diag(self.trace[self.left_key])
         if own.min() >= IDENTITY_LIKE:
-            # (a note that Z's bar has X's very ends read as obscure: 05_0719)
+            # (a note that Z's bar has X's very ends read as obscure: 05_0719); where the scaled weights of
+            # stage 11 do mix, the viewer is told where to see it (the scene meant to show mixing showed none,
+            # with no word of where it happens: the 42nd reader's weakest five)
+            scaled = self.trace["s11_attention_weights"]
+            mixing = int((scaled.max(axis=-1) < IDENTITY_LIKE).sum())
+            if mixing:
+                return (f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X, little mixing; "
+                        f"stage 12's scaled weights mix {mixing} of {len(scaled)} rows")
             return (f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: each token keeps "
                     f"its own row, little mixing")
         return f"here a token keeps {own.mean():.0%} of its own row on average, the rest from the others"

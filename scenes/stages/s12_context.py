@@ -1,5 +1,8 @@
 """Stage 12: context vectors A · V, compared with stage 5."""
 
+import numpy as np
+
+from scenes.stages.s05_context import IDENTITY_LIKE
 from scenes.storyboards.matmul import MatmulStage
 
 __all__ = ["ScaledContext"]
@@ -17,3 +20,15 @@ class ScaledContext(MatmulStage):
     outro = "row i of Z′: the rows of V mixed by row i of α′"
     compare_key, compare_name = "s05_context_vectors", "stage 5: Z = α·X"
     cells, rows = 3, 3  # stage 5's matmul again: a few cells and rows shown whole, the rest faster
+
+    def remark(self):
+        """Say whether α′ mixes, counted from its rows (the first scene where tokens mix went unsaid: 12_0566,
+        the 42nd reader), against stage 5's α where that one mixed none."""
+        weights = self.trace[self.left_key]
+        rows = len(weights)
+        mixing = int((weights.max(axis=-1) < IDENTITY_LIKE).sum())
+        if not mixing:
+            return f"here every row of α′ takes {IDENTITY_LIKE:.0%} or more from one token: little mixing"
+        unmixed = np.diag(self.trace["s04_attention_weights"]).min() >= IDENTITY_LIKE
+        return (f"here {mixing} of {rows} rows of α′ mix: under {IDENTITY_LIKE:.0%} from any one token"
+                + (" (stage 5's α mixed none)" if unmixed else ""))
