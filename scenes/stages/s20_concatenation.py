@@ -15,7 +15,8 @@ from scenes.base import StageScene
 from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, TAG_ROOM, Margins, StageArea, Together, head_columns
-from scenes.components.labels import note_text
+from scenes.components.guides import GUIDE_ROOM, axis_guides
+from scenes.components.labels import TEXT_SIZE, note_text
 from scenes.motions.heads import head_tags
 from scenes.motions.matmul import SLOT_OPACITY
 from scenes.motions.turns import turn
@@ -46,14 +47,31 @@ class Concatenation(StageScene):
         heads, tokens, d_v = context.shape
         words = self.cfg.sentence
         block = self.block("s19_multihead_context_vectors", "multihead_context_vectors", direction=DOWN)
-        self.layout.fit([block], margins=Margins(bottom=block.label.height + 0.3))
+        # the three axes named on the block, what swapaxes(0, 1) swaps (a block with none: "swap axes 0 and 1"
+        # could not be seen, 20_0040, the 42nd reader); the depth's word right of the block's far corner
+        depth = f"axis 0, heads: {heads}" if heads > 1 else None  # numbered as swapaxes(0, 1) numbers them
+        beyond = note_text(depth, self.theme, font_size=TEXT_SIZE).width + 0.3 if depth else 0.0
+        # the tokens down the block's right edge (the camera, left of the block, sees its left side: the word
+        # down the left edge stood on those cubes)
+        self.layout.fit([block], margins=Margins(bottom=block.label.height + 0.3, top=GUIDE_ROOM,
+                                                 right=max(beyond, GUIDE_ROOM)))
+        dims = [depth, f"axis 1, tokens: {tokens}", f"axis 2, d_v = {d_v}"]
+        left, bottom, right, top = self.layout.screen_box([block])
+        for axis, edge in ((1, top - bottom), (2, right - left)):
+            if note_text(dims[axis], self.theme, font_size=TEXT_SIZE).width > edge + 0.2:
+                dims[axis] = None  # longer than the edge it names, it ran into the block's name or the depth's
+                # word (2 tokens; d_v = 2): said in the caption, not drawn
+        arrows, named = axis_guides(block, ("top", "right"), self.theme, size=TEXT_SIZE, dims=tuple(dims))
+        self.layout.upright(*named)
+        axes = VGroup(arrows, named)
         self.step("heads")
-        self.say(f"{heads} heads in depth, each an {tokens}×{d_v} matrix: token i is row i of every head")
-        self.play(appear(block), appear(self.layout.place(block)))
+        self.say(f"{heads} heads in depth, each an {tokens}×{d_v} matrix: token i is row i of every head"
+                 if heads > 1 else f"one head, one {tokens}×{d_v} matrix: token i is row i")
+        self.play(appear(block), appear(self.layout.place(block)), appear(axes, rate_func=at_once))
         self.wait(0.6)
 
         self.step("tokens first")
-        token_blocks, together, tags = self.tokens_first(block, context, words)
+        token_blocks, together, tags = self.tokens_first(block, context, words, axes)
         self.wait(1.2)
 
         self.step("one row per token")
@@ -63,11 +81,12 @@ class Concatenation(StageScene):
         else:  # cubes large enough to read once it fills the stage area
             self.settle(joined, marks, heads, d_v)
 
-    def tokens_first(self, block, context, words):
+    def tokens_first(self, block, context, words, axes):
         """``swapaxes(0, 1)``: the block comes apart by token; each token's
         slab (heads in depth) tips up to face the viewer as a heads × d_v
         block, head 0 on top, under its word. Returns the token blocks,
-        their shared label and their words."""
+        their shared label and their words. ``axes``: the block's axis
+        guides, gone as it comes apart."""
         heads, tokens, d_v = context.shape
         swapped = context.swapaxes(0, 1)
         # one line for the name and the shape: the token blocks keep the height a second line would take
@@ -82,7 +101,8 @@ class Concatenation(StageScene):
         together = Together(label)
         for target in targets:
             target.part_of = together
-        self.say(f"swapaxes(0, 1): cut by token instead: token i's slab holds its row from all {heads} heads")
+        self.say(f"swapaxes(0, 1): axes 0 (heads) and 1 (tokens) trade places: token i's slab holds its row "
+                 + (f"from all {heads} heads" if heads > 1 else "from the one head"))
         slabs = block.split(axis=1)  # token t's slab: row t of every head, the heads in depth
         for slab in slabs:
             slab.part_of = together
@@ -95,7 +115,7 @@ class Concatenation(StageScene):
             turns.append(turn(slab, -PI / 2, x_axis, about_point=corner, shift=target.cell_center(0, 0) - corner,
                               scale=target.pitch / slab.pitch))
         self.play(self.viewpoint.turn(*FRONT), LaggedStart(*turns, lag_ratio=0.08),
-                  *swap(block.label, label), run_time=2.6)
+                  *swap(block.label, label), vanish(axes, rate_func=at_once), run_time=2.6)
         self.remove(*slabs)
         self.add(*targets)
         tags = head_tags(self.layout, targets, texts=list(words))
