@@ -54,7 +54,7 @@ class ProjectionMatrices(StageScene):
         self.say(f"one token through each: x⁽⁰⁾ = X[0], the {self.cfg.d} numbers of \"{word}\"")
         self.play(vanish(braces), *[vanish(g) for g in grids[1:]], *[vanish(g.label) for g in grids[1:]],
                   run_time=0.6)
-        results, place, last = [], grids[0], None
+        results, place, last, leaving = [], grids[0], None, []
         for n, (grid, name, key, (projected, short)) in enumerate(zip(grids, names, keys, PROJECTED)):
             values = self.trace[projected][0]
             vector = CubeGrid(embedded[0], value_range=x_range, dims=("features (d)",))
@@ -73,24 +73,25 @@ class ProjectionMatrices(StageScene):
             else:
                 self.play(appear(vector), appear(self.layout.place(vector)), run_time=0.6)
             matrix = self.trace[key]
+            # the last matmul's blocks, names and signs go in the frame the next one's come, where they stood (gone
+            # in a play of their own first, they left the stage empty for a second under the last caption: 06_0405)
             done = matmul(self, self.layout, self.viewpoint, grid, vector, values, matrix[:, None, :] *
                           embedded[0][None, None, :], names=(name, "x⁽⁰⁾", short), say=self.say,
-                          speed=1.4 if n == 0 else 2.2, cells=1, rows=2 if n == 0 else 0)
+                          speed=1.4 if n == 0 else 2.2, cells=1, rows=2 if n == 0 else 0, leaving=leaving)
             result = done.result
             self.wait(0.4)
             results.append(result)
             place, last = grid, vector
-            leaving = [grid, vector, result]
             # the blocks and their names go together, at once: no frame shows a block without its name,
             # nor all of them half-faded (06_0842)
-            self.play(*[vanish(m, rate_func=at_once) for m in (*leaving, grid.label, vector.label, result.label,
-                                                                done.signs)], run_time=0.3)
-        self.side_by_side(results)
+            leaving = [grid, vector, result, grid.label, vector.label, result.label, done.signs]
+        self.side_by_side(results, leaving)
 
-    def side_by_side(self, results):
+    def side_by_side(self, results, leaving):
         """q⁽⁰⁾, k⁽⁰⁾ and v⁽⁰⁾ in a row, each labelled above itself, centred
         over its own vector (the vectors stand a label's width apart: a
-        reader saw k's and v's names beside their vectors, not over them)."""
+        reader saw k's and v's names beside their vectors, not over them).
+        ``leaving``: the last matmul on screen, gone as they come."""
         smallest = min(r.pitch for r in results)
         for result in results:
             result.label.side = UP
@@ -104,7 +105,9 @@ class ProjectionMatrices(StageScene):
         # drawn as columns, as the matmul gives them (called "row 0" under three columns, they clashed: 06_0741)
         self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾ (drawn as columns): token 0's query, key and value; stages 7 to 9 compute "
                  "every token's, the rows of Q, K and V")
-        self.play(*map(appear, results), *map(appear, shown), run_time=0.8)
+        kept = [*results, *shown]  # v⁽⁰⁾ and its name are the last matmul's too: they move, and show whole
+        self.play(*[vanish(m, rate_func=at_once) for m in leaving if not any(m is k for k in kept)],
+                  *[appear(m, rate_func=at_once) for m in kept], run_time=0.8)
         self.wait(0.9)
 
     def shapes(self, grids, d, d_k, d_v) -> Group:
