@@ -248,6 +248,23 @@ class StageScene(StageDescription, ThreeDScene):
         return next((n for n in ("query", "key", "value") if self.trace[f"s06_U_{n}"].shape == matrix.shape
                      and np.allclose(self.trace[f"s06_U_{n}"], matrix)), "")
 
+    def stage6_heads(self, tensor) -> list[tuple[int, str, int]]:
+        """The heads of ``tensor`` (heads × rows × columns) whose slice holds
+        the very numbers of the first rows of one of stage 6's matrices, as
+        (head, "query" / "key" / "value", rows): with the default seed,
+        head 0 of multihead_U_query is U_key and head 1 U_value's first 17
+        rows (said "heads 1 to 8 are new", head 1 was seen to be stage 9's V:
+        14_0653, the 43rd reader)."""
+        found = []
+        for head, matrix in enumerate(np.asarray(tensor)):
+            rows, cols = matrix.shape
+            for name in ("query", "key", "value"):
+                single = self.trace[f"s06_U_{name}"]
+                if single.shape[1] == cols and single.shape[0] >= rows and np.allclose(single[:rows], matrix):
+                    found.append((head, name, rows))
+                    break
+        return found
+
     def tensor_grid(self, key: str, transposed: bool = False, **kwargs) -> CubeGrid:
         """Trace tensor ``key`` as a grid whose axes carry their names.
 

@@ -43,11 +43,10 @@ class MultiheadProjectionStage(StageScene):
         self.layout.row(weight, room, gap=1.6, margins=Margins(top=0.8))  # the counter above the copies
         xt.scale(room.pitch / xt.pitch).align_cell((0, 0, 0), room.cell_center(0, 0, 0))
         self.step("operands")
-        same = self.stage6_twin(self.trace[self.weight_key][0])
-        if same:  # said where head 0's matrix is in sight (said in stage 13 alone, no still caught it, and three
-            # readers took head 0's queries equal to stage 8's keys for wrong data: 14_0192, the 39th to 41st)
-            self.say(f"{self.weight_name}[0] holds stage 6's U_{same}, number for number (the blog re-seeds "
-                     f"torch.rand)" + (f"; heads 1 to {heads - 1} are new" if heads > 1 else ""))
+        if repeats := self.repeated_heads():  # said where head 0's matrix is in sight (said in stage 13 alone, no
+            # still caught it, and three readers took head 0's queries equal to stage 8's keys for wrong data:
+            # 14_0192, the 39th to 41st); every head that repeats, none said to be new (head 1 is U_value's)
+            self.say(f"{self.weight_name}{repeats}, number for number (the blog re-seeds torch.rand)")
         elif self.first_of:
             self.say(f"as stage {self.first_of}, with {self.weight_name}: {heads} heads against one Xᵀ")
         else:
@@ -78,24 +77,38 @@ class MultiheadProjectionStage(StageScene):
         self.weights, self.operand = (weight.values, weight.value_range), done.operands[1]
         self.finish(done.block, done.leaving)
 
+    def repeated_heads(self, verb: str = "holds") -> str:
+        """The weight's heads that hold stage 6's numbers (:meth:`stage6_heads`),
+        written as indexed ("[0] holds stage 6's U_key, [1] its U_value[:17]"),
+        or "" for none."""
+        parts = []
+        for head, name, rows in self.stage6_heads(self.trace[self.weight_key]):
+            whole = rows == self.trace[f"s06_U_{name}"].shape[0]
+            parts.append(f"[{head}] " + (f"{verb} stage 6's " if not parts else "") + f"U_{name}"
+                         + ("" if whole else f"[:{rows}]"))
+        return ", ".join(parts)
+
     def head0_repeats(self) -> str:
         """Where head 0's result holds the very numbers of a single-head
-        result (its matrix is stage 6's, :meth:`stage6_twin`), that said, with
-        why, else "" (unexplained, three readers took it for wrong data:
-        14_0640 against 08_0445, the 39th to 41st; said as "multihead_queries[0]
-        = K" alone, it blurred queries and keys: the 32nd reader)."""
-        same = self.stage6_twin(self.trace[self.weight_key][0])
+        result (its matrix is stage 6's, :meth:`stage6_heads`), that said, with
+        why, and so for every next head that does, else "" (unexplained, three
+        readers took it for wrong data: 14_0640 against 08_0445, the 39th to
+        41st; said as "multihead_queries[0] = K" alone, it blurred queries and
+        keys: the 32nd reader; "heads 1 to 8 are new" was false of head 1:
+        14_0653, the 43rd reader)."""
         results = {"query": ("s07_queries", "Q", 7), "key": ("s08_keys", "K", 8), "value": ("s09_values", "V", 9)}
-        if not same:
+        said = []
+        for head, single, rows in self.stage6_heads(self.trace[self.weight_key]):
+            key, name, stage = results[single]
+            mine, theirs = self.trace[self.result_key][head], self.trace[key][:, :rows]
+            if mine.shape != theirs.shape or not np.allclose(mine, theirs):
+                break
+            whole = rows == self.trace[key].shape[1]
+            said.append(f"head {head} " + ("is " if not said else "") + f"stage {stage}'s {name}"
+                        + ("" if whole else f"[:, :{rows}]"))
+        if not said or not said[0].startswith("head 0"):
             return ""
-        key, name, stage = results[same]
-        mine, theirs = self.trace[self.result_key][0], self.trace[key]
-        if mine.shape != theirs.shape or not np.allclose(mine, theirs):
-            return ""
-        heads = self.cfg.heads  # one head has no others to be new (it said "heads 1 on are new": 14, 2 words)
-        return (f"head 0's numbers are stage {stage}'s {name}: the blog re-seeds torch.rand, so "
-                f"{self.weight_name}[0] is stage 6's U_{same}" + (f"; heads 1 to {heads - 1} are new" if heads > 1
-                                                                   else ""))
+        return f"{', '.join(said)}: torch.rand re-seeded, {self.weight_name}{self.repeated_heads('is')}"
 
     def heads_formed(self, result, leaving, room_for=None):
         """The batched matmul seen as one, then the heads side by side. With
