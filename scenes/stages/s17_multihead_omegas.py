@@ -49,10 +49,14 @@ class MultiheadOmegas(StageScene):
         """How alike the heads' score patterns are, said from the numbers."""
         if omegas.shape[0] < 2:
             return "one head: the same scores as ω′ of stage 10, in the paper's sizes"
+        # what is correlated, said (a bare "correlation 0.93" left the reader asking of what: 17_0585, the 42nd)
         mean = heads_alike(omegas)
+        cells = omegas[0].size
         if mean > 0.8:
             if self.cfg.init == "torch-rand" and self.cfg.weights is None:
-                return (f"the heads' maps look alike (correlation {mean:.2f}; 1 = identical maps): torch.rand is "
-                        f"never negative, so all heads share one large average part")
-            return f"the heads' score maps look alike (correlation between heads {mean:.2f}; 1 = identical maps)"
-        return f"each head scores its own way (correlation between heads {mean:.2f}; 1 would be identical maps)"
+                return (f"heads alike: two heads' {cells} scores correlate {mean:.2f} on average; torch.rand is "
+                        f"never negative, so all heads share one large part")
+            return (f"the heads' score maps look alike: two heads' {cells} scores correlate {mean:.2f} on average "
+                    f"(1 = identical maps)")
+        return (f"each head scores its own way: two heads' {cells} scores correlate {mean:.2f} on average "
+                f"(1 = identical maps)")

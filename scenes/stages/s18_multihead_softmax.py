@@ -212,7 +212,7 @@ class MultiheadSoftmax(StageScene):
             how = ("less alike than" if mine < scores - 0.05 else "more alike than" if mine > scores + 0.05
                    else "as alike as")
             top = [self.cfg.sentence[t] for t in np.argsort(-weights.mean(axis=(0, 1)), kind="stable")[:2]]
-            return (f"the heads' weights are {how} their scores (correlation {mine:.2f} against {scores:.2f}; "
-                    f"1 = identical maps); most weight on \"{top[0]}\" and \"{top[1]}\"")
+            return (f"the heads' weights are {how} their scores (two heads correlate {mine:.2f} on average, "
+                    f"against {scores:.2f}); most weight on \"{top[0]}\" and \"{top[1]}\"")
         parts = ", ".join(f"head {r.head} {r.name}" for r in named[:4])
         return f"what the heads look at: {parts}" + (" …" if len(named) > 4 else "")
