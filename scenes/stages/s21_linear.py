@@ -2,7 +2,7 @@
 162 products summed; the cells of row 0, then the other rows, row after row; then the bias on every row."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, VGroup
+from manim import DOWN, LEFT, OUT, RIGHT, UP, VGroup
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
@@ -14,7 +14,8 @@ from scenes.layout import LABEL_BUFF, Margins
 from scenes.layout.fit import LABEL_GAP
 from scenes.layout.area import MAX_PITCH, StageArea
 from scenes.motions.bias import add_bias_rows
-from scenes.motions.matmul import SLOT_OPACITY, fold, frame_around, own_range, signs_between, sweep_rows
+from scenes.motions.matmul import (SLOT_OPACITY, frame_around, own_range, running_sum, signs_between,
+                                   sweep_rows)
 
 __all__ = ["LinearProjection"]
 
@@ -188,24 +189,36 @@ class LinearProjection(StageScene):
             f"cell [0, 0]: row 0 of multihead_flattened against row 0 of W (column 0 of W.T), "
             f"{width} numbers each{split}"), run_time=0.5)
         self.wait(1.0)
-        # the products where the two rows meet: number by number, head row by head row
-        self.play(appear(prods), appear(prods.label), appear(signs[1]), *self.saying(
-            f"number by number: multihead_flattened[0, k] · W[0, k], {width} products on their own colors"),
-                  run_time=1.2)
+        # the products where the two rows meet: number by number, head row by head row; their name and the "="
+        # at once (faded in with them, a still caught the name half-faded: 21_0075 at 2 words, 1 head)
+        self.play(appear(prods), appear(prods.label, rate_func=at_once), appear(signs[1], rate_func=at_once),
+                  *self.saying(f"number by number: multihead_flattened[0, k] · W[0, k], {width} products on their "
+                               f"own colors"), run_time=1.2)
         self.wait(1.0)
         self.say(cell_arithmetic("", flat[0], weight[0], before[0, 0], cell="cell [0, 0]")
                  + ": the products summed")
         at, pitch = prods.cell_center(0, 0), prods.pitch
-        # the "=" goes with the products' name: what the products fold into is not their equal (the row sums
-        # after "multihead_flattened[0] * W[0] =" read as a wrong equation: 21_0170, the 40th reader)
-        self.play(fold(prods, 0), vanish(prods.label, rate_func=at_once), vanish(signs[1], rate_func=at_once),
-                  run_time=0.8)
+        # each row's products added one by one, as a matmul's cell (:func:`running_sum`): a cube on the sums'
+        # colors goes along the row from its end, taking them in, and ends as the row's sum in its first
+        # column (squashed into a band of the products' colors, the elementwise products were never seen
+        # summed: 21_0170, the 42nd reader); the products' name stays on what is left of them. The "=" goes:
+        # what the products become is not their equal (the row sums after "multihead_flattened[0] * W[0] ="
+        # read as a wrong equation: 21_0170, the 40th reader)
+        rows = products.reshape(shape)
+        parts = rows.sum(axis=1)
+        partial = np.cumsum(rows[:, ::-1], axis=1).T
+        partial[-1] = parts if heads > 1 else before[0, 0]
+        pile, adding = running_sum(prods, partial, own_range(parts) if heads > 1 else
+                                   (float(before.min()), float(before.max())), 0, reverse=True,
+                                   toward=OUT * pitch)  # toward the eye: over the product it is reaching
+        self.add(pile)
+        self.play(*adding, vanish(signs[1], rate_func=at_once), run_time=1.2)
+        self.remove(pile)
         last = prods
         if heads > 1:
             # the 162-term sum in two steps a still can catch: each head's row of products into one number (the
             # head's part of the cell), then those parts into the cell (the fold of all 162 at once was between
             # every reader's stills: "the 162-term sum never visibly happens", the 31st reader)
-            parts = products.reshape(shape).sum(axis=1)
             sums = CubeGrid(parts.reshape(heads, 1), value_range=own_range(parts))
             sums.scale(pitch / sums.pitch).align_cell((0, 0, 0), at)
             self.layout.bind(sums, BlockLabel("row sums", (heads,), self.theme, sums.value_range, stacked=True,
@@ -223,7 +236,8 @@ class LinearProjection(StageScene):
             grown.label.side = DOWN
             self.layout.place(grown)
             self.layout.inside(grown.label, view=FRONT)
-            self.play(sums.animate.become(grown), appear(sums.label, rate_func=at_once), *self.saying(
+            self.play(sums.animate.become(grown), appear(sums.label, rate_func=at_once),
+                      vanish(prods.label, rate_func=at_once), *self.saying(
                 f"each row's {shape[1]} products summed: {heads} row sums, head 0's part of the cell, head 1's, …"),
                       run_time=0.6)
             self.play(appear(numbers, rate_func=at_once), run_time=0.2)
@@ -231,12 +245,19 @@ class LinearProjection(StageScene):
             self.say(f"cell [0, 0], before the bias = the {heads} row sums added: {written}")
             at, pitch = sums.cell_center(0, 0), sums.pitch
             last = sums
-            # named while they close up (their name gone at the fold's start, a still of the fold showed a column
-            # of nine small cubes, unnamed: 21_0161); the name goes as the cell's comes, the numbers at once
-            self.play(fold(sums, 1), vanish(numbers, rate_func=at_once), run_time=0.8)
+            # added one by one into the cell, the same way, up the column from its foot to its top (the cell's
+            # place), on the cell's colors; named while they are added (their name gone at the start, a still
+            # showed a column of nine small cubes, unnamed: 21_0161); the name goes as the cell's comes, the
+            # numbers at once
+            partial = np.cumsum(parts[::-1])[:, None]
+            partial[-1] = before[0, 0]
+            pile, adding = running_sum(sums, partial, (float(before.min()), float(before.max())), 1, reverse=True,
+                                       toward=OUT * pitch)
+            self.add(pile)
+            self.play(*adding, vanish(numbers, rate_func=at_once), run_time=1.0)
+            self.remove(pile)
         else:
             written = shown_value(float(before[0, 0]))
-            self.play(fold(prods, 1), run_time=0.6)
         cube = row.like(before[:1, :1], (float(before.min()), float(before.max())))
         cube.scale(pitch / cube.pitch).align_cell((0, 0, 0), at)
         # the sum named with its number where it stands (one small cube, unnamed, read as a stray: 21_0166),
@@ -249,8 +270,7 @@ class LinearProjection(StageScene):
         self.layout.inside(cube.label, view=FRONT)
         self.remove(last)
         self.add(cube)
-        self.play(cube.animate.become(level), *([vanish(last.label, rate_func=at_once)] if last is not prods else []),
-                  run_time=0.4)
+        self.play(cube.animate.become(level), vanish(last.label, rate_func=at_once), run_time=0.4)
         self.layout.bind(cube, cube.label)
         self.play(appear(cube.label, rate_func=at_once), run_time=0.2)
         self.wait(1.0)
