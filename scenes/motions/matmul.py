@@ -961,7 +961,9 @@ class MatmulMotion:
             # C's colors, the sums so far, goes down the columns taking in the products, and ends as C's row i
             # (squashed into a band of the products' colors under their name and shape, the columns read as a
             # glitch: 08_0221, 12_0425, the 42nd reader). B, under them, is not seen (B's colors under the name
-            # "products": 19_0328); it is back, and named, as the sums leave
+            # "products": 19_0328); its rows come back dimmed as the sums pass them, as a block not in play is
+            # (B gone until the sums left, the picture read "U · (products) = result", an operand vanished:
+            # 07_0471, 08_0224, the 43rd reader), whole and named as the sums leave
             right.set_cell_opacity(0.0)
             # they end on the bottom row where the products' name is under them (a strip at the top, its name
             # a block's height below, read as an unnamed stray: 17_0295, 16_0215, the 40th reader), else on the
@@ -974,16 +976,23 @@ class MatmulMotion:
             sums.part_of = result
             scene.add(sums)
             frames.shown[1].become(frames.around(piece, (0, k - 1 - end)))
-            scene.play(*adding, frames.shown[1].animate(rate_func=linear).become(frames.around(piece, (0, end))),
+            taken = np.arange(k) if end > 0 else np.arange(k)[::-1]  # B's rows in the order the sums pass them
+
+            def back(grid, alpha):
+                passed = np.isin(np.arange(k), taken[:summed_at(alpha, k)])
+                grid.cube_opacity = np.repeat(np.where(passed, DIM, 0.0), n)
+
+            scene.play(*adding, InPlace(right, back, rate_func=linear),
+                       frames.shown[1].animate(rate_func=linear).become(frames.around(piece, (0, end))),
                        run_time=0.35 * run_time)
-            # first level with C's row i, where B was (B unseen: nothing under them), then straight across
+            # first level with C's row i, in front of B, then straight across
             # into it: flown on a slant from B's top row, they crossed C's rows already formed (05_0632, the
             # 40th reader, as the 39th); B back whole, framed whole with it, as they leave it (its frame left
             # on its top row read as that row being an operand, the sums sliding out of it: 07_0431, 12_0395)
             down = result.axis_vectors()[1]
             drop = float(np.dot(result.cell_center(i, 0) - sums.cell_center(0, 0), down)) * down
-            if np.linalg.norm(drop) > 1e-6:  # the products and their name gone; B's name back with B
-                scene.play(sums.animate.shift(drop), frames.shown[1].animate.shift(drop), *clear_products(back=False),
+            if np.linalg.norm(drop) > 1e-6:  # the products and their name gone, B's name back with B
+                scene.play(sums.animate.shift(drop), frames.shown[1].animate.shift(drop), *clear_products(),
                            run_time=0.12 * run_time)  # B's frame, closed up on them, goes with them
             scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(), *uncover(),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0),
