@@ -68,9 +68,21 @@ def swallowed_interrupt() -> None:
     del thing
 
 
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C raising KeyboardInterrupt in this process, as in a terminal,
+    however the tests were started (a run started in the background by a
+    non-interactive shell ignores SIGINT, and a render there is left as is:
+    these tests then saw nothing raised)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_ctrl_c_swallowed_by_a_callback_still_stops_the_render(tmp_path, monkeypatch, capfd, workers):
+def test_a_ctrl_c_swallowed_by_a_callback_still_stops_the_render(tmp_path, monkeypatch, capfd, workers,
+                                                                   ctrl_c_raises):
     import scenes.jobs
     rendered = []
 
@@ -91,7 +103,8 @@ def test_a_ctrl_c_swallowed_by_a_callback_still_stops_the_render(tmp_path, monke
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_a_swallowed_ctrl_c_stops_the_scene_at_its_next_play_and_publishes_nothing(tmp_path, monkeypatch):
+def test_a_swallowed_ctrl_c_stops_the_scene_at_its_next_play_and_publishes_nothing(tmp_path, monkeypatch,
+                                                                                   ctrl_c_raises):
     from scenes import interrupts
     from scenes.jobs import render_one
 
