@@ -11,17 +11,17 @@ column framed): the pair side by side, both in sight, far from both
 blocks. The column slides onto the row and the pair becomes its k
 products, on their own color scale (smallest purple, largest red, as
 every tensor), named as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); they
-are added one by one (the sum, seen: :func:`running_sum`), a pile going
-down the strip, "Σ = …" over it the sum of the products it holds, and
-that pile becomes one cube on C's colors, which flies into C[0, 0]. The
+are added one by one (the sum, seen: :func:`running_sum`), a pile, one
+cube on C's colors, going down the strip taking them in, "Σ = …" over it
+the sum of the products it holds; that cube, the sum, flies into C[0, 0]. The
 next columns come out of B one at a time, faster, to meet the row on the
 bench, summed the same way; B keeps its whole label, scale included, while
 they do. Every later row's products come onto all of B at once, column by
 column (``X[1] * columns of Xᵀ``: the row broadcast over every column, on
 their own scale: one picture for every row after the first), named in B's
-stead while they cover it; each column of them closes up into its top
-cube, the row of sums, which goes into C's row under its frame: one row
-after another, faster. Nothing is left half-way between blocks.
+stead while they cover it; each column of them is added up the same way,
+a framed row of sums so far going down them (B's rows coming back dimmed
+behind it), which goes into C's row: one row after another, faster. Nothing is left half-way between blocks.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_
 from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
 
-__all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows", "fold",
-           "head_slice",
+__all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows",
+           "head_slice", "running_sum",
            "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
@@ -749,8 +749,8 @@ class MatmulMotion:
             taking in each product as it reaches it, and above it, in the place the strip has left, "Σ so far = …",
             the sum of the products it holds ("Σ = …" once it holds them all), changing (a new text at once, never
             a morph: a glyph of the last doubled, 15_0164) as each lands; the
-            strip's name stays on what is left of it (a fold, all at once,
-            said "summed" and was over in a second: no still of any reader
+            strip's name stays on what is left of it (a fold of the strip, all at
+            once, said "summed" and was over in a second: no still of any reader
             caught an addition, G8 of the 38th). One size in every scene, a
             note's (it fits the bench between A and B; a name's where it fit
             read as two sizes for one thing: 08_0252, the 39th). Explained
@@ -993,7 +993,7 @@ class MatmulMotion:
             drop = float(np.dot(result.cell_center(i, 0) - sums.cell_center(0, 0), down)) * down
             if np.linalg.norm(drop) > 1e-6:  # the products and their name gone, B's name back with B
                 scene.play(sums.animate.shift(drop), frames.shown[1].animate.shift(drop), *clear_products(),
-                           run_time=0.12 * run_time)  # B's frame, closed up on them, goes with them
+                           run_time=0.12 * run_time)  # B's frame, on them, goes with them
             scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(), *uncover(),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0),
                        frames.shown[1].animate(rate_func=at_once).become(frames.around(right, (0,))),
@@ -1230,19 +1230,6 @@ def stand_up(piece: CubeGrid, pivot, shift, apart: bool = True) -> InPlace:
         m.shift(moved * np.asarray(shift, float))
 
     return InPlace(piece, update)
-
-
-def fold(grid: CubeGrid, axis: int, last: bool = False):
-    """A sum, seen: the cubes of ``grid`` along ``axis`` (0: along its
-    rows, each row into its first cube; 1: down its columns, each column
-    into its top cube) close up into the first cube's place (``last``: the
-    last one's: the bottom cube, where the products' name is under them),
-    flattened to thin layers of their colors, one cube deep together."""
-    direction, count, pitch, start = _line(grid, axis)
-    if last:
-        start = start + direction * count * pitch
-    squeeze = np.eye(3) - (1.0 - 1.0 / count) * np.outer(direction, direction)
-    return grid.animate.apply_matrix(squeeze, about_point=start)
 
 
 def _line(grid: CubeGrid, axis: int):
