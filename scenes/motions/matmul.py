@@ -745,7 +745,7 @@ class MatmulMotion:
 
         def add_up(piece, i, j, cube, explain: bool, run_time: float) -> tuple[VGroup, CubeGrid]:
             """The products added one by one, seen (:func:`running_sum`): a
-            pile, one cube in C's colors (the sum's), slides down the strip
+            pile, one cube on the products' colors (their bar the one in sight), slides down the strip
             taking in each product as it reaches it, and above it, in the place the strip has left, "Σ so far = …",
             the sum of the products it holds ("Σ = …" once it holds them all), changing (a new text at once, never
             a morph: a glyph of the last doubled, 15_0164) as each lands; the
@@ -757,8 +757,8 @@ class MatmulMotion:
             (the first cell), said, slower, and held; else in about
             ``run_time``. ``cube`` is a stand-in the pile's size. Returns the
             sum (shown, pinned: its one text, the whole sum, at the end) and
-            the pile (shown: one cube of C's, the sum, over the last product's
-            place)."""
+            the pile (shown: one cube, the sum, over the last product's place;
+            a piece of the products until :func:`on_c`)."""
             terms = products[i, j]
             count = len(terms)
             # said to be a sum so far until it is the whole sum (a quick cell's "Σ = 0.00" beside products up to
@@ -792,13 +792,14 @@ class MatmulMotion:
                         break
                 update(number, 0.0)
                 told = _saying(scene, say, f"the {count} products added one by one: the cube taking them in is the "
-                                            f"sum so far, Σ, in {result_name}'s colors")
+                                            f"sum so far, Σ")
                 for animation in told:
                     animation.rate_func = lambda t, at=shown: 1.0 if t >= at else 0.0
             sums = np.cumsum(terms)
             sums[-1] = table[i, j]
-            heap, adding = running_sum(piece, sums, result.value_range, 0, toward=lift / 2)
-            heap.part_of = result
+            # on the products' colors while they and their name are in sight (on C's, the pile beside the products'
+            # bar read as a contradiction: 05_0427, the 43rd and 44th readers); on C's as it leaves them
+            heap, adding = running_sum(piece, sums, piece.value_range, 0, toward=lift / 2)  # a piece of the products
             writing = InPlace(number, update, rate_func=linear)
             run = min(4.0, max(2.0, 0.2 * count)) / speed if explain else 2.0 * run_time
             if told:  # its subtitle from the same frame
@@ -808,6 +809,20 @@ class MatmulMotion:
             if explain:
                 scene.wait(0.3 / speed)
             return number, heap
+
+        def on_c(grid, values, shift=ORIGIN) -> InPlace:
+            """``grid`` (sums on the products' colors) on C's colors from the
+            play's first frame, as the products and their name go, moving by
+            ``shift`` over the play."""
+            start, way = grid.points.copy(), np.asarray(shift, float)
+
+            def update(m, alpha):
+                m.points = start + smooth(alpha) * way
+                if alpha > 0:  # C's, named by C's label
+                    m.recolor(np.reshape(values, (1, -1)), result.value_range)
+                    m.part_of = result
+
+            return InPlace(grid, update)
 
         def sum_into(piece, i, j, run_time, explain=False):
             """The products summed, seen: one by one into a cube on C's
@@ -837,13 +852,13 @@ class MatmulMotion:
                                                                                                buff=0.15))]
             if side is None:
                 scene.remove(number)
-            if explain:  # the pile is the sum: one cube on C's colors, the products' name gone
+            if explain:  # the pile is the sum: one cube on C's colors, the products' name gone in that frame
                 # (held under their name, a still showed a named smudge: G1 of the 37th reader, 14_0185), the caption
                 # saying it from that frame
-                scene.play(*gone, *told, *carried(), run_time=0.1)
+                scene.play(*gone, on_c(cube, table[i, j]), *told, *carried(), run_time=0.1)
                 gone, told = [], []
                 scene.wait(0.3 * run_time)  # the sum, its number beside it, before it goes to its place
-            scene.play(cube.animate.move_to(result.cell_center(i, j)), *gone,
+            scene.play(on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()), *gone,
                        appear(dot, rate_func=at_once), *told, *carried(), run_time=0.75 * run_time)
             result.set_cell_opacity(1.0, (0, i, j))
             scene.remove(cube, number)
@@ -957,8 +972,9 @@ class MatmulMotion:
             scene.play(appear(piece, rate_func=at_once), *take_place(label, covering=True), run_time=0.2 * run_time)
             scene.wait(0.25 * run_time)
             shown["products"], shown["label"] = piece, label
-            # each column of products summed as the first cell's were (:func:`running_sum`): a row of cubes on
-            # C's colors, the sums so far, goes down the columns taking in the products, and ends as C's row i
+            # each column of products summed as the first cell's were (:func:`running_sum`): a row of cubes, the
+            # sums so far on the products' colors (their bar in sight), goes down the columns taking in the
+            # products, and ends as C's row i, on C's colors as it leaves them
             # (squashed into a band of the products' colors under their name and shape, the columns read as a
             # glitch: 08_0221, 12_0425, the 42nd reader). B, under them, is not seen (B's colors under the name
             # "products": 19_0328); its rows come back dimmed as the sums pass them, as a block not in play is
@@ -972,8 +988,7 @@ class MatmulMotion:
             end = k - 1 if arrangement.products_side[1] < 0 else 0
             partial = np.cumsum(values if end > 0 else values[::-1], axis=0)
             partial[-1] = table[i]
-            sums, adding = running_sum(piece, partial, result.value_range, 1, reverse=end == 0, toward=lift / 2)
-            sums.part_of = result
+            sums, adding = running_sum(piece, partial, piece.value_range, 1, reverse=end == 0, toward=lift / 2)
             scene.add(sums)
             frames.shown[1].become(frames.around(piece, (0, k - 1 - end)))
             taken = np.arange(k) if end > 0 else np.arange(k)[::-1]  # B's rows in the order the sums pass them
@@ -992,9 +1007,10 @@ class MatmulMotion:
             down = result.axis_vectors()[1]
             drop = float(np.dot(result.cell_center(i, 0) - sums.cell_center(0, 0), down)) * down
             if np.linalg.norm(drop) > 1e-6:  # the products and their name gone, B's name back with B
-                scene.play(sums.animate.shift(drop), frames.shown[1].animate.shift(drop), *clear_products(),
+                scene.play(on_c(sums, table[i], drop), frames.shown[1].animate.shift(drop), *clear_products(),
                            run_time=0.12 * run_time)  # B's frame, on them, goes with them
-            scene.play(sums.animate.align_cell((0, 0, 0), result.cell_center(i, 0)), *clear_products(), *uncover(),
+            scene.play(on_c(sums, table[i], result.cell_center(i, 0) - sums.cell_center(0, 0)), *clear_products(),
+                       *uncover(),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0),
                        frames.shown[1].animate(rate_func=at_once).become(frames.around(right, (0,))),
                        run_time=0.2 * run_time)
@@ -1247,10 +1263,12 @@ def running_sum(grid: CubeGrid, partial, value_range, axis: int = 0, reverse: bo
     cube (``reverse``: its last) and slides along it to the other end,
     taking in each cube it passes: that cube goes under it (gone from
     ``grid``), the cubes ahead of it stay as they are. The pile wears the
-    colors of the sum of the cubes it holds, on ``value_range`` (the sum's
-    own block's scale: the products' colors on a pile, a red pile beside a
-    negative "Σ so far", read as a contradiction: 05_0421, 08_0132, the
-    42nd reader): ``partial[q]`` is that sum, for each line, once it holds
+    colors of the sum of the cubes it holds, on ``value_range`` (the scale
+    of the bar in sight, the terms' own: pressed layers of the terms'
+    colors, a red pile beside a negative "Σ so far", read as a
+    contradiction: 05_0421, 08_0132, the 42nd reader; on the result's
+    scale beside the terms' bar, as one too: 05_0427, 21_0173, the 43rd
+    and 44th): ``partial[q]`` is that sum, for each line, once it holds
     q + 1 cubes. At ``alpha`` it holds cubes ``0 … alpha·(count - 1)`` from
     its start (:func:`summed_at`), its place centred at :func:`pile_at`'s,
     shifted by ``toward`` (toward the eye: drawn over the cube it is

@@ -198,8 +198,10 @@ class LinearProjection(StageScene):
         self.say(cell_arithmetic("", flat[0], weight[0], before[0, 0], cell="cell [0, 0]")
                  + ": the products summed")
         at, pitch = prods.cell_center(0, 0), prods.pitch
-        # each row's products added one by one, as a matmul's cell (:func:`running_sum`): a cube on the sums'
-        # colors goes along the row from its end, taking them in, and ends as the row's sum in its first
+        # each row's products added one by one, as a matmul's cell (:func:`running_sum`): a cube, on the
+        # products' colors (their bar the one in sight: on the sums', a pile beside the products' bar read as
+        # a contradiction, 21_0173, the 44th reader), goes along the row from its end, taking them in, and
+        # ends as the row's sum in its first
         # column (squashed into a band of the products' colors, the elementwise products were never seen
         # summed: 21_0170, the 42nd reader); the products' name stays on what is left of them. The "=" goes:
         # what the products become is not their equal (the row sums after "multihead_flattened[0] * W[0] ="
@@ -208,8 +210,7 @@ class LinearProjection(StageScene):
         parts = rows.sum(axis=1)
         partial = np.cumsum(rows[:, ::-1], axis=1).T
         partial[-1] = parts if heads > 1 else before[0, 0]
-        pile, adding = running_sum(prods, partial, own_range(parts) if heads > 1 else
-                                   (float(before.min()), float(before.max())), 0, reverse=True,
+        pile, adding = running_sum(prods, partial, prods.value_range, 0, reverse=True,
                                    toward=OUT * pitch)  # toward the eye: over the product it is reaching
         self.add(pile)
         self.play(*adding, vanish(signs[1], rate_func=at_once), run_time=1.2)
@@ -246,12 +247,12 @@ class LinearProjection(StageScene):
             at, pitch = sums.cell_center(0, 0), sums.pitch
             last = sums
             # added one by one into the cell, the same way, up the column from its foot to its top (the cell's
-            # place), on the cell's colors; named while they are added (their name gone at the start, a still
+            # place), on the row sums' colors (their bar in sight); named while they are added (their name gone at the start, a still
             # showed a column of nine small cubes, unnamed: 21_0161); the name goes as the cell's comes, the
             # numbers at once
             partial = np.cumsum(parts[::-1])[:, None]
             partial[-1] = before[0, 0]
-            pile, adding = running_sum(sums, partial, (float(before.min()), float(before.max())), 1, reverse=True,
+            pile, adding = running_sum(sums, partial, sums.value_range, 1, reverse=True,
                                        toward=OUT * pitch)
             self.add(pile)
             self.play(*adding, vanish(numbers, rate_func=at_once), run_time=1.0)
