@@ -244,9 +244,10 @@ class StageScene(StageDescription, ThreeDScene):
     def stage6_twin(self, matrix) -> str:
         """Which of stage 6's matrices ("query", "key", "value") holds the very
         numbers of ``matrix`` (a head-0 slice: the blog re-seeds torch.rand
-        before the multi-head matrices), else ""."""
-        return next((n for n in ("query", "key", "value") if self.trace[f"s06_U_{n}"].shape == matrix.shape
-                     and np.allclose(self.trace[f"s06_U_{n}"], matrix)), "")
+        before the multi-head matrices), else "": :meth:`stage6_heads`'s find
+        for a slice that is the whole matrix."""
+        return next((name for _, name, rows in self.stage6_heads(np.asarray(matrix)[None])
+                     if rows == self.trace[f"s06_U_{name}"].shape[0]), "")
 
     def stage6_heads(self, tensor) -> list[tuple[int, str, int]]:
         """The heads of ``tensor`` (heads × rows × columns) whose slice holds

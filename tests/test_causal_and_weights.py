@@ -248,6 +248,15 @@ def test_weights_are_checked_when_the_configuration_is_made():
         AttentionConfig(**SMALL, weights=Weights({"s21_linear_weight": np.ones((18, 162))}))
 
 
+def rows_that_mix(trace, config) -> tuple[int, int]:
+    """How many rows of softmax(Q·Kᵀ/√d_k), by torch (masked where the
+    config masks), take under 0.9 from every token; and how many rows."""
+    q, k = t(trace["s07_queries"]), t(trace["s08_keys"])
+    weights = F.scaled_dot_product_attention(q, k, torch.eye(len(q), dtype=q.dtype),
+                                             is_causal=config.mask == "causal")
+    return int((weights.max(dim=-1).values < 0.9).sum()), len(q)
+
+
 @pytest.mark.parametrize("config", [AttentionConfig(), CAUSAL, AttentionConfig(variant="paper")])
 def test_stage_5_says_where_the_weights_mix_when_its_own_do_not(config):
     """Stage 5's closing remark: where α is nearly the identity (Z ≈ X, no
@@ -260,13 +269,10 @@ def test_stage_5_says_where_the_weights_mix_when_its_own_do_not(config):
     trace = compute_trace(config)
     stage = ContextVectors.__new__(ContextVectors)  # the remark reads the numbers alone
     stage.trace = trace
-    q, k = t(trace["s07_queries"]), t(trace["s08_keys"])
-    weights = F.scaled_dot_product_attention(q, k, torch.eye(len(q), dtype=q.dtype),
-                                             is_causal=config.mask == "causal")
-    mixing = int((weights.max(dim=-1).values < 0.9).sum())
+    mixing, tokens = rows_that_mix(trace, config)
     said = stage.remark()
     if np.diag(trace["s04_attention_weights"]).min() >= 0.9 and mixing:
-        assert f"stage 12's scaled weights mix {mixing} of {len(q)} rows" in said
+        assert f"stage 12's scaled weights mix {mixing} of {tokens} rows" in said
     else:
         assert "stage 12" not in said
 
@@ -281,12 +287,9 @@ def test_stage_12_says_how_many_rows_its_weights_mix(config):
     trace = compute_trace(config)
     stage = ScaledContext.__new__(ScaledContext)
     stage.trace = trace
-    q, k = t(trace["s07_queries"]), t(trace["s08_keys"])
-    weights = F.scaled_dot_product_attention(q, k, torch.eye(len(q), dtype=q.dtype),
-                                             is_causal=config.mask == "causal")
-    mixing = int((weights.max(dim=-1).values < 0.9).sum())
+    mixing, tokens = rows_that_mix(trace, config)
     said = stage.remark()
-    assert (f"here {mixing} of {len(q)} rows of α′ mix" in said) if mixing else ("little mixing" in said)
+    assert (f"here {mixing} of {tokens} rows of α′ mix" in said) if mixing else ("little mixing" in said)
 
 
 @pytest.mark.parametrize("config", [AttentionConfig(), AttentionConfig(variant="paper"), CAUSAL])

@@ -818,7 +818,7 @@ class MatmulMotion:
 
             def update(m, alpha):
                 m.points = start + smooth(alpha) * way
-                if alpha > 0:  # C's, named by C's label
+                if alpha > 0 and m.part_of is not result:  # C's, named by C's label, once
                     m.recolor(np.reshape(values, (1, -1)), result.value_range)
                     m.part_of = result
 
@@ -1284,8 +1284,7 @@ def running_sum(grid: CubeGrid, partial, value_range, axis: int = 0, reverse: bo
     pile.recolor(partial[0][None, :], value_range)
     start = pile.points.copy() + np.asarray(toward, float)
     step = -direction if reverse else direction
-    lines = np.arange(count)[:, None] * np.ones(grid.grid_shape[1 + axis], int)[None, :]
-    passed = (lines if axis == 1 else lines.T).reshape(-1)  # each cube's place along its line
+    passed = np.indices(grid.grid_shape)[2 - axis].reshape(-1)  # each cube's place along its line
     if reverse:
         passed = count - 1 - passed
     shown = grid.cube_opacity.copy()

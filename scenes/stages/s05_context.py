@@ -28,8 +28,7 @@ class ContextVectors(MatmulStage):
             # stage 11 do mix, the viewer is told where to see it (the scene meant to show mixing showed none,
             # with no word of where it happens: the 42nd reader's weakest five)
             scaled = self.trace["s11_attention_weights"]
-            mixing = int((scaled.max(axis=-1) < IDENTITY_LIKE).sum())
-            if mixing:
+            if mixing := mixing_rows(scaled):
                 return (f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X, little mixing; "
                         f"stage 12's scaled weights mix {mixing} of {len(scaled)} rows")
             return (f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: each token keeps "
@@ -38,3 +37,8 @@ class ContextVectors(MatmulStage):
 
 
 IDENTITY_LIKE = 0.9  # every token keeps at least this share of its own row
+
+
+def mixing_rows(weights) -> int:
+    """How many rows of ``weights`` take under :data:`IDENTITY_LIKE` from every token (rows that mix)."""
+    return int((np.asarray(weights).max(axis=-1) < IDENTITY_LIKE).sum())

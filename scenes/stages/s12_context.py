@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from scenes.stages.s05_context import IDENTITY_LIKE
+from scenes.stages.s05_context import IDENTITY_LIKE, mixing_rows
 from scenes.storyboards.matmul import MatmulStage
 
 __all__ = ["ScaledContext"]
@@ -26,7 +26,7 @@ class ScaledContext(MatmulStage):
         the 42nd reader), against stage 5's α where that one mixed none."""
         weights = self.trace[self.left_key]
         rows = len(weights)
-        mixing = int((weights.max(axis=-1) < IDENTITY_LIKE).sum())
+        mixing = mixing_rows(weights)
         if not mixing:
             return f"here every row of α′ takes {IDENTITY_LIKE:.0%} or more from one token: little mixing"
         unmixed = np.diag(self.trace["s04_attention_weights"]).min() >= IDENTITY_LIKE
