@@ -806,3 +806,72 @@ def test_a_rows_sums_never_pass_over_the_rows_already_formed(tmp_path):
 
     render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
     assert len(flights) >= 4  # rows 1 … in flight, sampled
+
+
+def _products_in_sight(scene):
+    """The blocks in sight named as products ("… * …"), with their numbers."""
+    return [g for top in scene.mobjects for g in top.get_family() if isinstance(g, CubeGrid)
+            and " * " in getattr(getattr(g, "label", None), "tensor_name", "").replace("\n", " ")
+            and g.cube_opacity.size and float(g.cube_opacity.max()) > 0.5
+            and max(t.get_fill_opacity() for t in g.label.family_members_with_points()) > 0.5]
+
+
+def test_products_are_in_sight_at_every_moment_a_matmul_forms_its_result(tmp_path):
+    """From the first products to C's last row, every 0.05 s sample shows the
+    products of what is being formed, or the row and column about to be
+    multiplied, on the bench (no sum flying over an empty bench between two
+    cells, no row of C filling beside a bare B: "the cell value simply
+    appears", 03_0208, 10_0366, 17_0444, the 45th reader); and the rows of
+    C formed fast, without a running sum, each beside its own products
+    (hand-written, row r of A times every column of B), one row after
+    another, for head 0 and for each other head of a batched matmul. (A
+    row's sums flying into C, just summed from its products, are the result
+    filling in, seen: they count as the operation in sight.)"""
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=(2, 6, 4)), rng.normal(size=(2, 4, 5))
+    expected = np.einsum("hik,hkj->hij", a, b)
+    by_hand = {(h, r): a[h, r][:, None] * b[h] for h in range(2) for r in range(6)}  # k×n, as laid over B
+    samples = {"empty": 0, "seen": [], "all": 0}
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            self.layout.name(left := CubeGrid(a), "A")
+            self.layout.name(right := CubeGrid(b), "B")
+            self.layout.row(left, right)
+            self.add(left, right, self.layout.place(left), self.layout.place(right))
+            batched_matmul(self, self.layout, self.viewpoint, left, right, expected,
+                           matmul_products(a[0], b[0]), names=("A", "B", "C"), cells=3, rows=1, stack=False)
+
+    def during(scene):
+        grids = [g for top in scene.mobjects for g in top.get_family() if isinstance(g, CubeGrid)]
+        results = [g for g in grids if g.grid_shape == (1, 6, 5) and getattr(g, "part_of", None) is None
+                   and not g.cube_empty.all() and " * " not in getattr(getattr(g, "label", None), "tensor_name", "")]
+        if not results:
+            return  # before the first cell forms, or after the heads have left
+        c = results[0]
+        formed = int((c.cube_opacity.reshape(6, 5) >= 0.999).all(axis=1).sum())
+        if formed == 6:
+            return
+        samples["all"] += 1
+        products = _products_in_sight(scene)
+        on_bench = [g for g in grids if g.grid_shape in ((1, 1, 4), (1, 4, 1)) and float(g.cube_opacity.max()) > 0.5]
+        # or a row's sums going into C, the products just summed (the result filling in, seen)
+        summed = [g for g in grids if getattr(g, "part_of", None) is c and float(g.cube_opacity.max()) > 0.5]
+        if not products and len(on_bench) < 2 and not summed:
+            samples["empty"] += 1
+        for p in products:
+            if p.grid_shape == (1, 4, 5):  # a row times every column, over B
+                match = [key for key, v in by_hand.items() if np.allclose(p.values.reshape(4, 5), v)]
+                assert match, "products over B are a row of A times every column of B"
+                samples["seen"].append((match[0], formed))
+
+    render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
+    assert samples["all"] > 40 and samples["empty"] == 0
+    rows = {}
+    for (h, r), formed in samples["seen"]:
+        rows.setdefault(h, []).append(r)
+    for h in (0, 1):  # every row after the first's products, for head 0 (row 1 and the swept 2 to 5) and head 1
+        seen = [r for i, r in enumerate(rows[h]) if i == 0 or r != rows[h][i - 1]]
+        assert seen == sorted(seen) and set(range(1 if h == 0 else 0, 6)) <= set(seen)

@@ -19,12 +19,12 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish"]
+__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish", "opacity_setter"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
 
-def _opacity_setter(mob: Mobject):
+def opacity_setter(mob: Mobject):
     """A function alpha -> None that scales every family member's opacity."""
     members = []
     for part in mob.get_family():
@@ -58,7 +58,7 @@ class InPlace(UpdateFromAlphaFunc):
 
 def appear(mob: Mobject, **kwargs) -> InPlace:
     """Fade ``mob`` in from transparent to its own opacities."""
-    set_alpha = _opacity_setter(mob)
+    set_alpha = opacity_setter(mob)
     animation = InPlace(mob, lambda _, alpha: set_alpha(alpha), **kwargs)
     animation.is_appearance = True
     return animation
@@ -81,7 +81,7 @@ class Vanish(InPlace):
     opacities, so that it can :func:`appear` again later."""
 
     def __init__(self, mob: Mobject, **kwargs):
-        self._set_alpha = _opacity_setter(mob)
+        self._set_alpha = opacity_setter(mob)
         kwargs.setdefault("remover", True)
         super().__init__(mob, lambda _, alpha: self._set_alpha(1.0 - alpha), **kwargs)
 

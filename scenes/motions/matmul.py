@@ -30,10 +30,10 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Mobject, Rectangle, Text, Triangle, VGroup, linear, smooth
+from manim import DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Group, config, Mobject, Rectangle, Text, Triangle, VGroup, linear, smooth
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, at_once, halfway, swap, vanish
+from ..components.fades import InPlace, opacity_setter, appear, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
 from ..components.projection import FRONT, project, view_rotation, world_at_screen
 from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_terms, shown_value
@@ -67,6 +67,7 @@ class Matmul:
 
     result: CubeGrid
     signs: VGroup
+    sweep: object = None  # the fill's sweep (MatmulMotion.fill): more rows formed as its later rows are, faster
 
 
 def products_name(left: str, right: str, row, column=None, vector: bool = False) -> str:
@@ -399,14 +400,15 @@ class _Frames:
         self.layout.fixed(mark)
         return mark
 
-    def to(self, boxes: list[Rectangle]) -> list:
-        """The animations that take the frames to ``boxes`` (appearing the first time)."""
+    def to(self, boxes: list[Rectangle], jump: bool = False) -> list:
+        """The animations that take the frames to ``boxes`` (appearing the
+        first time); ``jump``: all at once (with what appears at once there)."""
         if not self.shown:
             self.shown = boxes
             return [appear(b) for b in boxes]  # whole at once: a frame half drawn is a stray dash
         # a frame slides to a cell or column of its size; one that changes size (a column to the whole
         # block) jumps: a still of it half-way framed 13 of 18 columns (21_0293)
-        return [old.animate(rate_func=at_once if _resized(old, new) else smooth).become(new)
+        return [old.animate(rate_func=at_once if jump or _resized(old, new) else smooth).become(new)
                 for old, new in zip(self.shown, boxes)]
 
     def gone(self) -> list:
@@ -731,13 +733,18 @@ class MatmulMotion:
                      and max(g.get_fill_opacity() for g in m.family_members_with_points()) > 0.05]
             start, probe = cube.get_center(), cube.copy()
 
+            half_w, half_h = config.frame_width / 2, config.frame_height / 2
+
             def clear(side):
-                for alpha in np.linspace(0.0, 1.0, 11):
+                # every frame's worth of the way (at eleven points a narrow "=" fell between two: 05, the default)
+                for alpha in np.linspace(0.0, 1.0, 41):
                     probe.move_to(start + alpha * (end - start))
                     layout.beside([probe], number, side, buff=0.15)
                     (left, bottom, _), (right, top, _) = number.get_corner(DOWN + LEFT), number.get_corner(UP + RIGHT)
                     if any(t.get_left()[0] < right and t.get_right()[0] > left and t.get_bottom()[1] < top
                            and t.get_top()[1] > bottom for t in texts):
+                        return False
+                    if left < -half_w or right > half_w or bottom < -half_h or top > half_h:  # in the frame
                         return False
                 return True
 
@@ -824,7 +831,7 @@ class MatmulMotion:
 
             return InPlace(grid, update)
 
-        def sum_into(piece, i, j, run_time, explain=False):
+        def sum_into(piece, i, j, run_time, explain=False, defer=False):
             """The products summed, seen: one by one into a cube on C's
             colors going down the strip to the place of the last, their
             running sum written above it (``add_up``). That cube, the sum
@@ -835,23 +842,55 @@ class MatmulMotion:
             frame it is true: the products adding up, then the sum going to
             its place (said as the sum flew, a still of the one cube held
             under "the products added one by one" read as a caption about a
-            step not shown: 08_0151, 12_0171, 17_0177)."""
+            step not shown: 08_0151, 12_0171, 17_0177). ``defer``: the
+            flight is not played but returned, a function the next cell
+            calls once its pair's names are on screen: it gives the flight's
+            animations (the products' name gone, B's label left as it is) for
+            that cell's first play, and what to do after it (an
+            empty bench while the sum flew, a still read as a cell value that
+            "simply appears": 10_0366, the 45th reader)."""
             unfolded = piece.points.copy()
             probe = result.like(np.array([[table[i, j]]]), result.value_range)
             probe.move_to(piece.cell_center(0, k - 1))
             number, cube = add_up(piece, i, j, probe, explain, run_time)
+
+            def whole_again():
+                piece.points = unfolded
+                piece.cube_opacity[:] = 1.0  # whole again: the pile had taken in its cubes
+                piece.shift(bench.slot(-1) - piece.get_center())
+
+            def landed():
+                result.set_cell_opacity(1.0, (0, i, j))
+                scene.remove(cube, number)
+
+            def riding():
+                """"Σ = …" riding with the cube, on the side the texts on screen now
+                leave clear: a function giving its motion (none where neither side is
+                clear: the number gone)."""
+                # the sum goes to its place, "Σ = …" riding over it or under it, clear of every text (a still of
+                # one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers;
+                # 19_0348 the 38th, a later cell's); none where neither side is clear
+                side = riding_side(number[0], cube, result.cell_center(i, j))
+                if side is None:
+                    scene.remove(number)
+                    return lambda: []
+                return lambda: [InPlace(number, lambda mob, a: layout.beside([cube], mob, side, buff=0.15))]
+
+            if defer:
+                named, shown["products"], shown["label"] = shown["label"], None, None
+                whole_again()
+
+                def flight():
+                    # the products' name gone before the play: the strip it named is the next pair's row by then
+                    scene.remove(named)
+                    return ([on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()),
+                             appear(dot, rate_func=at_once), *riding()()], landed)
+
+                return flight
             gone = clear_products()
-            # the sum goes to its place, "Σ = …" riding over it or under it, clear of every text (a still of one
-            # small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers; 19_0348 the
-            # 38th, a later cell's); none where neither side is clear
             told = (_saying(scene, say, f"{first_cell} = {shown_value(table[0, 0])}: the sum of the {k} products, "
                                         f"into its place") if explain else [])
-            side = riding_side(number[0], cube, result.cell_center(i, j))
-            def carried():
-                return [] if side is None else [InPlace(number, lambda mob, a: layout.beside([cube], mob, side,
-                                                                                               buff=0.15))]
-            if side is None:
-                scene.remove(number)
+            carried = riding()
             if explain:  # the pile is the sum: one cube on C's colors, the products' name gone in that frame
                 # (held under their name, a still showed a named smudge: G1 of the 37th reader, 14_0185), the caption
                 # saying it from that frame
@@ -860,15 +899,16 @@ class MatmulMotion:
                 scene.wait(0.3 * run_time)  # the sum, its number beside it, before it goes to its place
             scene.play(on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()), *gone,
                        appear(dot, rate_func=at_once), *told, *carried(), run_time=0.75 * run_time)
-            result.set_cell_opacity(1.0, (0, i, j))
-            scene.remove(cube, number)
-            piece.points = unfolded
-            piece.cube_opacity[:] = 1.0  # whole again: the pile had taken in its cubes
-            piece.shift(bench.slot(-1) - piece.get_center())
+            landed()
+            whole_again()
+            return None
 
-        def cell(j, run_time, explain, told=""):
+        def cell(j, run_time, explain, told="", landing=None, more=False):
             """Cell (0, j) formed on the bench (``told``: the caption that comes
-            as the pair stands there, for the first cell)."""
+            as the pair stands there, for the first cell; ``landing``: the last
+            cell's sum, still to fly to its place as this pair comes, from
+            :func:`sum_into`; ``more``: another cell comes after this one, its
+            sum flying as it does). Returns this cell's flight where ``more``."""
             boxes = [frames.around(left, (0, 0)), frames.around(right, (0, slice(None), j)),
                      frames.around(result, (0, 0, j))]
             row_values = left.values[0, 0]
@@ -934,9 +974,12 @@ class MatmulMotion:
                     scene.add(plain)
                 scene.add(piece, label, column)
                 shown["products"], shown["label"] = piece, label
+                flying, landed = landing() if landing is not None else ([], None)
                 scene.play(right.animate.highlight((0, slice(None), j), DIM), *to_bench, *name_column(label),
                            result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
-                           run_time=0.3 * run_time)
+                           *flying, run_time=0.3 * run_time)
+                if landed is not None:
+                    landed()
             multiply(piece, column, products_title(products_name(left_name, right_name, 0, j, vector), 0, j),
                      products[0, j], 0.2 * run_time, column_name=named)
             marks = VGroup()
@@ -947,30 +990,41 @@ class MatmulMotion:
                 scene.play(appear(marks), run_time=0.3)
                 scene.wait(2.0 / speed)
                 scene.remove(marks)
-            sum_into(piece, 0, j, 0.3 * run_time, explain)
+            flight = sum_into(piece, 0, j, 0.3 * run_time, explain, defer=more and not explain)
             if explain:
                 scene.wait(1.0 / speed)
+            return flight
 
-        def row(i, run_time, told=""):
+        def row(i, run_time, told="", landing=None):
             """Row ``i`` against all of B at once (``told``: the caption that
-            comes as its frames do, not over the last cell's: 15_0180)."""
+            comes as its frames do, not over the last cell's: 15_0180;
+            ``landing``: the last cell's sum, flying to its place as these
+            products come, from :func:`sum_into`)."""
             boxes = [frames.around(left, (0, i)), frames.around(right, (0,)), frames.around(result, (0, i))]
             values = products[i].T
             piece = right.like(values, own_range(values))
             piece.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
-            scene.play(*clear_products(), *uncover(), left.animate.highlight((0, i), DIM),
-                       right.animate.clear_highlight(),
-                       result.animate.set_cell_opacity(FORMING_OPACITY, (0, i)), *frames.to(boxes),
-                       *(_saying(scene, say, told) if told else []), run_time=0.25 * run_time)
             # the row times every column of B (the row broadcast): the products laid over B, on their own
             # scale and named so, in B's stead, all in one frame (laid column by column, a still caught B's
             # last columns under the products' name and read them as wrong products: 03_0437, 05_0529 for
             # the 28th and 31st readers; B hidden read as "the operand vanished", B dimmed under them as "the
-            # products show B"), then held whole
+            # products show B"), from the frame the row's frames start to move (after them, a still caught
+            # the row framed over a bare B and read "whole rows just appear": 03_0520, the 45th reader), then
+            # held whole
             label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector), i),
                                    values)
-            scene.play(appear(piece, rate_func=at_once), *take_place(label, covering=True), run_time=0.2 * run_time)
-            scene.wait(0.25 * run_time)
+            flying, landed = landing() if landing is not None else ([], None)
+            # (the last products, if any, go in that frame: B's label goes from whatever it shows to none; the
+            # frames jump to row i with them: the products of row i under a frame still on row i - 1 mismatched)
+            scene.play(*clear_products(back=False), left.animate(rate_func=at_once).highlight((0, i), DIM),
+                       right.animate(rate_func=at_once).clear_highlight(),
+                       result.animate(rate_func=at_once).set_cell_opacity(FORMING_OPACITY, (0, i)),
+                       *frames.to(boxes, jump=True),
+                       appear(piece, rate_func=at_once), *take_place(label, covering=True),
+                       *(_saying(scene, say, told) if told else []), *flying, run_time=0.25 * run_time)
+            if landed is not None:
+                landed()
+            scene.wait(0.3 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products summed as the first cell's were (:func:`running_sum`): a row of cubes, the
             # sums so far on the products' colors (their bar in sight), goes down the columns taking in the
@@ -1017,6 +1071,69 @@ class MatmulMotion:
             result.set_cell_opacity(1.0, (0, i))
             scene.remove(sums)
 
+        def sweep(start, run_time, told=(), values=None, names=None, joining=(), ends=(0.3, 0.2), landing=None,
+                  named=None, hide=True, between=None):
+            """C's rows from ``start`` (empty slots) formed one after another,
+            faster than :func:`row`, with no running sum: as the frames go down
+            A's rows and C's, row r's products lie over B (on their own scale,
+            named, B's label gone), from the frame the frames reach row r, as
+            C's row r fills (frames going down a bare B read as cells that
+            "just appear": 07_0707, 08_0336, 17_0444, the 45th reader).
+            ``values``: the (left, right) matrices the rows are of (another
+            head's, ``left`` and ``right`` showing them), ``names``: theirs;
+            by default the fill's own. ``told``, ``joining``: animations for
+            the first frame (a caption; what leaves as the sweep starts);
+            ``ends``: the time the products take to come and to go;
+            ``landing``: the last cell's sum, flying to its place as they come
+            (:func:`sum_into`); ``named``: B's label as it goes and as it comes
+            back (by default the one it has); ``hide``: B's cubes hidden here
+            (else by a ``joining`` animation); ``between``: called after the
+            first frame's play."""
+            if values is None:
+                made = products  # (m, n, k)
+            else:  # row i times every column: (m, n, k)
+                a, b = np.asarray(values[0], float).reshape(m, k), np.asarray(values[1], float).reshape(k, n)
+                made = a[:, None, :] * b.T[None, :, :]
+            a_name, b_name = names if names is not None else (left_name, right_name)
+            pieces, labels = [], []
+            for i in range(start, m):
+                values_i = made[i].T  # k×n, laid over B
+                piece = right.like(values_i, own_range(values_i))
+                piece.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
+                labels.append(products_label(piece, products_title(products_name(a_name, b_name, i, vector=vector), i),
+                                             values_i))
+                pieces.append(piece)
+            # all of them in one group from the start, one row's in sight at a time (a group's members swapped
+            # in a play are drawn as they stood at its start, the first row's name under every other's)
+            lying = Group(*pieces, *labels)
+            setters = [(opacity_setter(p), opacity_setter(q)) for p, q in zip(pieces, labels)]
+            for shows in setters[1:]:
+                for setter in shows:
+                    setter(0.0)
+            marks, framing = row_sweep(layout, left, result, start=start)
+            whole = frame_around(layout, right, (0,))
+            going, back = named if named is not None else (right.label, right.label)
+            flying, landed = landing() if landing is not None else ([], None)
+
+            def show(group, alpha):
+                r = min(len(pieces) - 1, int(alpha * len(pieces)))
+                for q, shows in enumerate(setters):
+                    for setter in shows:
+                        setter(1.0 if q == r else 0.0)
+
+            scene.play(*joining, appear(lying, rate_func=at_once), appear(marks, rate_func=at_once),
+                       appear(whole, rate_func=at_once), vanish(going, rate_func=at_once),
+                       *([right.animate(rate_func=at_once).set_cell_opacity(0.0)] if hide else []), *told, *flying,
+                       run_time=ends[0])
+            for then in (landed, between):
+                if then is not None:
+                    then()
+            scene.play(fill_rows(result, start=start), framing, InPlace(lying, show), run_time=run_time)
+            scene.play(vanish(lying, rate_func=at_once), appear(back, rate_func=at_once),
+                       right.animate(rate_func=at_once).set_cell_opacity(1.0), run_time=ends[1])
+            scene.remove(marks, whole, lying)
+
+        self.sweep = sweep
         first = n if self.cells is None else min(self.cells, n)
         # what is about to happen, not the products' name before there are products
         on = right_name if vector else f"column 0 of {right_name}"
@@ -1025,8 +1142,12 @@ class MatmulMotion:
                                                       f"pair by pair")
         if first > 1:
             say(f"row 0 against every column of {right_name}, one cell at a time")
-        for j in range(1, first):
-            cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False)
+        flight = None
+        shown_rows = m - 1 if self.rows is None else min(self.rows, m - 1)
+        follows = first < n or (self.later and m > 1)  # a row comes after the cells: the last sum flies as it does
+        for j in range(1, first):  # each sum flies to its place as the next pair comes: the bench never empty
+            flight = cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False, landing=flight,
+                          more=j + 1 < first or follows)
         if "row" in shown:  # the row leaves the bench with its products' label
             scene.remove(shown.pop("row"))
             if shown["label"] is not None:
@@ -1036,23 +1157,25 @@ class MatmulMotion:
             row(0, (2.6 if first else 4.0) / speed, told=(
                 f"the rest of row 0: row 0 against all {n} columns of {right_name} at once" if first else
                 f"row 0 of {left_name} against all {n} columns of {right_name} at once: {k} products down each "
-                f"column, summed into cell (0, j)"))
+                f"column, summed into cell (0, j)"), landing=flight)
+            flight = None
         if not self.later:  # rows 1 … stay empty slots: the caller forms them
             scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
                        right.animate.clear_highlight(), run_time=0.4)
-            return Matmul(result, self.signs)
-        shown_rows = m - 1 if self.rows is None else min(self.rows, m - 1)
+            return Matmul(result, self.signs, sweep)
         rows_told = (f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed"
                      if vector else f"the remaining rows, one after another: row i against all {n} columns of "
                                     f"{right_name} at once")
         for i in range(1, 1 + shown_rows):
-            row(i, max(0.9, 2.6 * 0.82 ** i) / speed, told=rows_told if i == 1 else "")
+            row(i, max(0.9, 2.6 * 0.82 ** i) / speed, told=rows_told if i == 1 else "", landing=flight)
+            flight = None
         if shown_rows < m - 1:
             rest = 1 + shown_rows
-            say(f"rows {rest} to {m - 1} of {left_name} the same way, one after another, faster")
-            scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
-                       right.animate.clear_highlight(), run_time=0.25)
-            sweep_rows(scene, layout, left, right, result, max(1.0, 0.12 * (m - rest)) / speed, start=rest)
+            # each row's products in sight, about a quarter of a second a row
+            sweep(rest, max(1.0, 0.25 * (m - rest)) / speed,
+                  told=_saying(scene, say, f"rows {rest} to {m - 1} of {left_name} the same way, one after another, "
+                                           f"faster"),
+                  joining=[*clear_products(back=False), *frames.gone(), left.animate.clear_highlight()], landing=flight)
         if m > 1:  # said as the last row lands: no caption about rows still to come over a finished block
             cells = f"all {m} entries" if vector else f"all {m * n} cells"
             say(f"{result_name}: {cells} formed, each one row · column sum")
@@ -1060,7 +1183,7 @@ class MatmulMotion:
                    run_time=0.4)
         if m > 1:
             scene.wait(0.8 / speed)
-        return Matmul(result, self.signs)
+        return Matmul(result, self.signs, sweep)
 
 
 def matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products, *,
@@ -1191,19 +1314,26 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         # head h's slices and names in one frame, its result empty slots: a blend of two heads' colors,
         # or a result fading out, matched no name and was caught so (16_0357, 21_0492 for the nineteenth
         # reader); the time goes to the rows filling under their frames
-        moves = [left0.animate(rate_func=at_once).recolor(left_values[h], left.value_range)]
-        if not copies:
-            moves.append(right0.animate(rate_func=at_once).recolor(right_values[h], right.value_range))
+        # (the right operand hidden in that frame: row 0's products lie over it from then, its new name
+        # coming back with it as the products go)
+        moves = [left0.animate(rate_func=at_once).recolor(left_values[h], left.value_range),
+                 right0.animate(rate_func=at_once).set_cell_opacity(0.0) if copies else
+                 right0.animate(rate_func=at_once).recolor(right_values[h], right.value_range).set_cell_opacity(0.0)]
         # the caption for heads 1 … comes with head 1's names, not over head 0's (16_0474)
         # shown in turn, but one batched matmul: "one after another" contradicted 14-16's "at once" (G11, 36th)
         told = _saying(scene, say, f"heads 1 to {heads - 1}: the same, each with its own slices (one batched "
                                    f"matmul; shown head by head)") if h == 1 else []
-        scene.play(*moves, head.animate(rate_func=at_once).set_cell_opacity(SLOT_OPACITY).empty(), *told,
-                   *[a for old, new in zip(olds, news) for a in swap(old, new, rate_func=at_once)],
-                   run_time=0.15 * run)
-        head.recolor(result_values[h], value_range)  # its values, still empty slots
-        # row after row, as head 0's later rows (a reader saw "heads 1 to 8" over still frames: 17_0451)
-        sweep_rows(scene, layout, left0, right0, head, 0.85 * run)
+        swaps = [a for old, new in zip(olds[:2], news[:2]) for a in swap(old, new, rate_func=at_once)]
+        # row after row, as head 0's later rows, each row's products in sight from the head's first frame (a
+        # reader saw "heads 1 to 8" over still frames: 17_0451; frames over bare operands as cells that "just
+        # appear": 17_0444, the 45th)
+        done.sweep(0, 0.85 * run, values=(left_values[h], right_values[h]),
+                   names=(left_slice(left_name, h), right_name if copies else right_slice(right_name, h)),
+                   joining=[*moves, head.animate(rate_func=at_once).set_cell_opacity(SLOT_OPACITY).empty(), *told,
+                            *swaps],
+                   named=(right0.label, right0.label) if copies else (olds[2], news[2]), hide=False,
+                   between=lambda h=h: head.recolor(result_values[h], value_range),  # its values, empty slots
+                   ends=(0.15 * run, 0.1))
     block = head.like(result_values, value_range, dims=("heads",) + tuple(head.dims[1:]))
     block.align_cell((0, 0, 0), head.cell_center(0, 0))
     if together:  # heads 1 …, and head 0's rows after row 0, still to form: empty slots
