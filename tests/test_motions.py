@@ -674,21 +674,30 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
     """Stage 21 shows ``linear(multihead_flattened)`` as nn.Linear computes
     it: cell [0, 0] from row 0 of multihead_flattened and row 0 of W, their
     products (on their own scale) beside them, number for number; then the
-    rest of row 0 cell after cell, then the other rows one after another,
-    never a row before the one above it; the block ends as
-    ``torch.nn.functional.linear``'s output (an independent reference)."""
+    rest of row 0 cell after cell, up close, each W[j]'s products beside it
+    and the cell named with its number, in order; then the other rows one
+    after another, never a row before the one above it; the cells and the
+    block are ``torch.nn.functional.linear``'s (an independent reference)."""
     import torch
     import torch.nn.functional as F
     from scenes.stages import stage_registry
 
-    seen = {"products": [], "formed": []}
+    seen = {"products": {}, "formed": [], "order": [], "cells": {}}
 
     def during(scene):
         for top in scene.mobjects:
             for grid in [m for m in top.get_family() if isinstance(m, CubeGrid)]:
                 name = getattr(getattr(grid, "label", None), "tensor_name", "").replace("\n", " ")
-                if name == "multihead_flattened[0] * W[0]" and grid.cube_opacity.max() > 0.5:
-                    seen["products"].append(grid.values.reshape(-1).copy())
+                shown = grid.cube_opacity.size and grid.cube_opacity.max() > 0.5
+                if shown and name.startswith("multihead_flattened[0] * W["):
+                    j = int(name.rsplit("[", 1)[1].rstrip("]"))
+                    seen["products"].setdefault(j, grid.values.reshape(-1).copy())
+                    if not seen["order"] or seen["order"][-1] != j:
+                        seen["order"].append(j)
+                if shown and name.startswith("cell [0, "):
+                    j = int(name.split(",")[1].split("]")[0])
+                    seen["cells"][j] = (float(grid.values.reshape(-1)[0]), float(name.rsplit("=", 1)[1]
+                                                                                .replace("−", "-")))
                 if name == "multihead_flattened @ W.T" and grid.grid_shape[1:] == (8, 18):
                     filled = ~grid.cube_empty.reshape(grid.grid_shape)[0]
                     seen["formed"].append(filled.copy())
@@ -697,12 +706,17 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
     scene = render_still(sampled(stage_registry()[21], 0.1, during), tmp_path, size=SIZE)
     trace = scene.trace
     flat, weight = trace["s20_multihead_flattened"], trace["s21_linear_weight"]
-    assert seen["products"] and np.allclose(seen["products"][0], flat[0] * weight[0])
-    # row by row, and cell by cell in row 0: what is formed is always a run from the first cell
+    by_hand = F.linear(torch.tensor(flat), torch.tensor(weight)).numpy()  # before the bias
+    d_out = weight.shape[0]
+    assert seen["order"] == list(range(d_out))  # row 0's cells one after another, up close
+    for j in range(d_out):  # each with its products, number for number, and its cell
+        assert np.allclose(seen["products"][j], flat[0] * weight[j])
+        value, written = seen["cells"][j]
+        assert np.isclose(value, by_hand[0, j], atol=1e-5) and abs(written - by_hand[0, j]) < 6e-3
+    # then row by row: what is formed is always a run from the first cell
     for filled in seen["formed"]:
         order = filled.reshape(-1)
         assert not np.any(order[1:] & ~order[:-1]), filled.astype(int)
-    assert any(f[0].sum() not in (0, 18) for f in seen["formed"])  # row 0 seen part-formed
     assert any(1 <= f[1:].sum(axis=1).astype(bool).sum() < 7 for f in seen["formed"])  # later rows one by one
     expected = F.linear(torch.tensor(flat), torch.tensor(weight), torch.tensor(trace["s21_linear_bias"])).numpy()
     assert np.allclose(seen["result"].values.reshape(expected.shape), expected, atol=1e-5)

@@ -1,12 +1,13 @@
 """Stage 21: Linear(162, 18): every output cell is a row of multihead_flattened against a row of W,
-162 products summed; the cells of row 0, then the other rows, row after row; then the bias on every row."""
+162 products summed; the cells of row 0 up close, each with its products, then the other rows, row after row;
+then the bias on every row."""
 
 import numpy as np
 from manim import DOWN, LEFT, OUT, RIGHT, UP, VGroup
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
-from scenes.components.fades import InPlace, appear, at_once, swap, vanish
+from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_text
 from scenes.components.numbers import cell_arithmetic, shown_sum, shown_value, sum_terms, tick_values
 from scenes.components.projection import FRONT, project_at, world_at_screen
@@ -72,17 +73,26 @@ class LinearProjection(StageScene):
             "cell [0, 0]: row 0 of multihead_flattened against row 0 of W, number by number"), run_time=0.6)
         self.wait(0.8)
         cube, bench = self.first_cell(flat, weight, before, leaving=(*whole, frames))
-        # back to the whole blocks: the sum goes into the result's first cell
-        there = cube.copy().scale(result.pitch / cube.pitch).align_cell((0, 0, 0), result.cell_center(0, 0))
-        cube.part_of = result
-        self.play(*[vanish(m, rate_func=at_once) for m in bench], *[appear(m, rate_func=at_once) for m in whole],
-                  cube.animate.become(there), *self.saying(
-                      "cell [0, 0] in its place: every cell is such a row against a row of W"), run_time=0.8)
-        self.remove(cube)
-        result.fill((0, 0, 0)).set_cell_opacity(1.0, (0, 0, 0))
-        self.wait(0.4)
         self.step("row 0")
-        self.first_row(flat_grid, w, result, d_out)
+        if d_out > 1:
+            # the rest of row 0 up close, then back to the whole blocks: row 0 into the result's first row
+            close_up = [bench[0], bench[2], bench[4], *self.row_up_close(flat, weight, before, bench[1], bench[4],
+                                                                          cube)]
+            result.fill((0, 0)).set_cell_opacity(1.0, (0, 0))  # the cells just seen, in their places
+            self.play(*[vanish(m, rate_func=at_once) for m in close_up],
+                      *[appear(m, rate_func=at_once) for m in whole], *self.saying(
+                          f"row 0's {d_out} cells in their places: every cell is such a row against a row of W"),
+                      run_time=0.8)
+            self.remove(*close_up)
+        else:  # back to the whole blocks: the sum goes into the result's one cell of row 0
+            there = cube.copy().scale(result.pitch / cube.pitch).align_cell((0, 0, 0), result.cell_center(0, 0))
+            cube.part_of = result
+            self.play(*[vanish(m, rate_func=at_once) for m in bench], *[appear(m, rate_func=at_once) for m in whole],
+                      cube.animate.become(there), *self.saying(
+                          "cell [0, 0] in its place: every cell is such a row against a row of W"), run_time=0.8)
+            self.remove(cube)
+            result.fill((0, 0, 0)).set_cell_opacity(1.0, (0, 0, 0))
+        self.wait(0.4)
         self.step("rows")
         if tokens > 1:
             sweep_rows(self, self.layout, flat_grid, w, result, min(4.0, 1.0 + 0.4 * tokens), start=1,
@@ -206,6 +216,7 @@ class LinearProjection(StageScene):
         # summed: 21_0170, the 42nd reader); the products' name stays on what is left of them. The "=" goes:
         # what the products become is not their equal (the row sums after "multihead_flattened[0] * W[0] ="
         # read as a wrong equation: 21_0170, the 40th reader)
+        self.products_place = prods.copy()  # where the next cells' products stand (:meth:`row_up_close`)
         rows = products.reshape(shape)
         parts = rows.sum(axis=1)
         partial = np.cumsum(rows[:, ::-1], axis=1).T
@@ -262,10 +273,10 @@ class LinearProjection(StageScene):
         cube = row.like(before[:1, :1], (float(before.min()), float(before.max())))
         cube.scale(pitch / cube.pitch).align_cell((0, 0, 0), at)
         # the sum named with its number where it stands (one small cube, unnamed, read as a stray: 21_0166),
-        # level with the rows it came from, after the "=" (at the row sums' top, its name ran into W[0]'s)
-        level = cube.copy()
-        level.shift([0.0, prods.get_center()[1] - at[1], 0.0])
-        self.layout.name(cube, f"cell [0, 0] = {written}", DOWN, shape=(), scale=False, note=None)  # no room right
+        # over the place of the products it came from, named over it (at the row sums' top, its name ran into
+        # W[0]'s; under it, level with the rows, onto W[0] where the blocks are wide: 16 long words, 8 heads)
+        level = self.over_products(cube.copy())
+        self.layout.name(cube, f"cell [0, 0] = {written}", UP, shape=(), scale=False, note=None)
         self.layout.bind(level, cube.label)
         self.layout.place(level)
         self.layout.inside(cube.label, view=FRONT)
@@ -276,6 +287,61 @@ class LinearProjection(StageScene):
         self.play(appear(cube.label, rate_func=at_once), run_time=0.2)
         self.wait(1.0)
         return cube, [row, w_row, row.label, w_row.label, signs, cube.label]
+
+    def over_products(self, grid):
+        """``grid`` (a cell) moved over the place of the products, above their middle."""
+        place = self.products_place
+        top = self.layout.screen_box([place], FRONT)[3]
+        grid.move_to(place.get_center())
+        grid.shift(UP * (top - self.layout.screen_box([grid], FRONT)[1] + LABEL_BUFF + 0.1))
+        return grid
+
+    def row_up_close(self, flat, weight, before, w_row, signs, cube):
+        """The rest of row 0, up close: row after row of W, W[j] (as 9
+        rows of 18) takes W[0]'s place beside row 0 of multihead_flattened,
+        their products (on their own colors) stand where the first cell's
+        did ("row * W[j] = products", ``signs``), and over them ``cube``,
+        named with its number, is cell [0, j], quicker and quicker (in the whole blocks, 4-px rows of W went by under a
+        frame, "the 162 products are never seen": 21_0288, the 45th
+        reader). Returns what it leaves on screen (the last W[j], products
+        and cell, with their names)."""
+        layout = self.layout
+        heads = self.cfg.heads
+        d_out, width = weight.shape
+        shape = (heads, width // heads)
+        place = self.products_place
+        drawn = f"drawn as {heads} rows of {shape[1]}" if heads > 1 else None
+        value_range = cube.value_range
+        shown = [w_row, w_row.label, cube, cube.label]
+        self.say(f"cell [0, j]: row 0 against row j of W, {width} products summed, for j = 1 … {d_out - 1}")
+        for j in range(1, d_out):
+            w_j = w_row.like(weight[j].reshape(shape), own_range(weight[j]))
+            w_j.scale(w_row.pitch / w_j.pitch).align_cell((0, 0, 0), w_row.cell_center(0, 0))
+            self.layout.bind(w_j, BlockLabel(f"W[{j}]", (width,), self.theme, w_j.value_range, stacked=True,
+                                             note=drawn))
+            w_j.label.move_to(w_row.label)
+            products = flat[0] * weight[j]
+            p_j = place.like(products.reshape(shape), own_range(products))
+            p_j.scale(place.pitch / p_j.pitch).align_cell((0, 0, 0), place.cell_center(0, 0))
+            self.layout.bind(p_j, BlockLabel(f"multihead_flattened[0] *\nW[{j}]", (width,), self.theme,
+                                             p_j.value_range, stacked=True, note=drawn))
+            p_j.label.side = DOWN
+            layout.place(p_j)
+            layout.inside(p_j.label, view=FRONT)
+            # the cell over its products, named over it, as the first cell
+            c_j = cube.like(before[:1, j:j + 1], value_range)
+            self.over_products(c_j.scale(cube.pitch / c_j.pitch))
+            layout.name(c_j, f"cell [0, {j}] = {shown_value(float(before[0, j]))}", UP, shape=(), scale=False,
+                        note=None)
+            layout.place(c_j)
+            layout.inside(c_j.label, view=FRONT)
+            now = [w_j, w_j.label, p_j, p_j.label, c_j, c_j.label]
+            equal = [appear(signs[1], rate_func=at_once)] if j == 1 else []  # row 0 * W[j] = their products
+            self.play(*[vanish(m, rate_func=at_once) for m in shown], *[appear(m, rate_func=at_once) for m in now],
+                      *equal, run_time=max(0.3, 0.9 * 0.8 ** j))
+            self.remove(*shown)
+            shown = now
+        return shown
 
     def grown_sums(self, sums, prods, label) -> CubeGrid:
         """The row sums as a column as tall as the stage area allows with
@@ -301,32 +367,6 @@ class LinearProjection(StageScene):
             numbers.add(number)
         self.layout.fixed(*numbers)
         return numbers
-
-    def first_row(self, flat_grid, w, result, d_out):
-        """The rest of row 0: row 0 of multihead_flattened framed, a frame
-        going down W's rows, cell [0, j] formed as row j is framed."""
-        layout = self.layout
-        row_frame = frame_around(layout, flat_grid, (0, 0))
-        boxes = [frame_around(layout, w, (0, j)) for j in range(d_out)]
-        cells = [frame_around(layout, result, (0, 0, j)) for j in range(d_out)]
-        marks = VGroup(boxes[0].copy(), cells[0].copy())
-        layout.fixed(*marks)
-
-        def update(group, alpha):
-            j = min(d_out - 1, int(alpha * d_out))
-            group[0].become(boxes[j])
-            group[1].become(cells[j])
-
-        def form(block, alpha):
-            done = min(d_out, int(alpha * d_out) + 1)
-            for j in range(1, done):
-                block.fill((0, 0, j))
-                block.set_cell_opacity(1.0, (0, 0, j))
-
-        self.play(appear(row_frame, rate_func=at_once), appear(marks, rate_func=at_once), *self.saying(
-            f"row 0 against every row of W in turn: row j of W gives cell [0, j], {d_out} cells"), run_time=0.3)
-        self.play(InPlace(marks, update), InPlace(result, form), run_time=min(4.0, 1.0 + 0.15 * d_out))
-        self.remove(marks, row_frame)
 
     def add_bias(self, before, bias, output, leaving=(), renamed=None):
         """The bias row over the result, on its own colors, then on the
