@@ -116,8 +116,10 @@ class Concatenation(StageScene):
             corner = slab.cell_center(0, 0)  # head 0, column 0: it stays at the front-top edge as the slab tips
             turns.append(turn(slab, -PI / 2, x_axis, about_point=corner, shift=target.cell_center(0, 0) - corner,
                               scale=target.pitch / slab.pitch))
-        self.play(self.viewpoint.turn(*FRONT), LaggedStart(*turns, lag_ratio=0.08),
-                  *swap(block.label, label), vanish(axes, rate_func=halfway), run_time=2.6)
+        # one slab after another, each in place before the next leaves the block (tipping together, they passed
+        # through each other: a still of them read as a jumble of cubes, 20_0040, the 45th reader)
+        self.play(self.viewpoint.turn(*FRONT), LaggedStart(*turns, lag_ratio=1.0),
+                  *swap(block.label, label), vanish(axes, rate_func=halfway), run_time=min(4.0, 0.4 * tokens + 0.8))
         self.remove(*slabs)
         self.add(*targets)
         tags = head_tags(self.layout, targets, texts=list(words))
