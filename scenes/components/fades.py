@@ -19,7 +19,7 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish", "opacity_setter"]
+__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish", "opacity_setter", "at_end"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -105,6 +105,12 @@ def halfway(t: float) -> float:
     """A rate function that is done half-way through the play: a text that
     names what changes over the play changes when the change is half done."""
     return 1.0 if t >= 0.5 else 0.0
+
+
+def at_end(t: float) -> float:
+    """A rate function that is done at the play's last frame: a text that
+    names a block where it arrives, once it is there."""
+    return 1.0 if t >= 1.0 else 0.0
 
 
 def swap(old: Mobject | None, new: Mobject | None, rate_func=halfway) -> list[InPlace]:

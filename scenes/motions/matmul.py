@@ -33,7 +33,7 @@ import numpy as np
 from manim import DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Group, config, Mobject, Rectangle, Text, Triangle, VGroup, linear, smooth
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, opacity_setter, appear, at_once, halfway, swap, vanish
+from ..components.fades import InPlace, at_end, opacity_setter, appear, at_once, halfway, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
 from ..components.projection import FRONT, project, view_rotation, world_at_screen
 from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_terms, shown_value
@@ -944,11 +944,13 @@ class MatmulMotion:
                 # the row, named as A's row from the moment it leaves A, stands up in the bench's left slot
                 standing = piece.copy().rotate(-PI / 2, OUT)
                 standing.shift(bench.slot(-1) - standing.get_center())
-                # named half-way, once it stands nearer the bench than A (never over the column copy alone)
+                # named as it arrives on the bench (never over the column copy alone; named half-way, as it
+                # stood up, it passed through its own name on its way down to the bench: 12_0056, 19_0214, the
+                # 45th reader)
                 row_label = products_label(piece, row_title(0), row_values, value_range=left.value_range,
                                            at=standing, row=True)
                 row_label = pair_label(piece, row_label, standing, there, j)
-                naming = take_place(row_label, when=halfway) + name_column(row_label)
+                naming = take_place(row_label, when=at_end) + name_column(row_label)
                 # it stands up about its last cube (nearest the bench), swinging up over A, not across A's
                 # rows (a strip lying diagonally over the block read as a glitch: 05_0070, 12_0070)
                 pivot = piece.cell_center(0, k - 1)

@@ -154,8 +154,10 @@ class MultiheadProjections(StageScene):
         self.step("stack")
         # the one tensor the call fills, its slices the heads' matrices ("stacked" read as a torch.stack the code
         # does not do: 13_0155, the 32nd reader)
-        self.say(f"they are the slices of one 3D tensor, {shape_text(tensors[0].shape)}: "
-                 f"{names[0]}[n] is head n's matrix, head 0 in front")
+        # the order they pile in said (a still of the pile half-made, under "head 0 in front", showed another
+        # head in front: 13_0140, the 45th reader)
+        self.say(f"they are the slices of one 3D tensor, {shape_text(tensors[0].shape)}: {names[0]}[n] is head n's "
+                 + (f"matrix, piled from head {heads - 1} at the back to head 0 in front" if heads > 1 else "matrix"))
         # stacked in the middle of the stage area, large (at its place in the row of three it stood alone
         # at the left, half the frame empty, the slices hard to tell: 13_0212); it goes there as the key's
         # and value's blocks come
