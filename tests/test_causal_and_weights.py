@@ -260,7 +260,7 @@ def rows_that_mix(trace, config) -> tuple[int, int]:
 @pytest.mark.parametrize("config", [AttentionConfig(), CAUSAL, AttentionConfig(variant="paper")])
 def test_stage_5_says_where_the_weights_mix_when_its_own_do_not(config):
     """Stage 5's closing remark: where α is nearly the identity (Z ≈ X, no
-    mixing to see), it names how many rows of stage 12's scaled weights do
+    mixing to see), it names how many rows of stage 11's scaled weights do
     mix (under 0.9 on every key), counted here from softmax(Q·Kᵀ/√d_k) by
     torch, masked where the config masks; where α is not, it says nothing
     of stage 12."""
@@ -272,9 +272,9 @@ def test_stage_5_says_where_the_weights_mix_when_its_own_do_not(config):
     mixing, tokens = rows_that_mix(trace, config)
     said = stage.remark()
     if np.diag(trace["s04_attention_weights"]).min() >= 0.9 and mixing:
-        assert f"stage 12's scaled weights mix {mixing} of {tokens} rows" in said
+        assert f"the scaled α′ of stage 11 mixes {mixing} of {tokens} rows (seen in stage 12)" in said
     else:
-        assert "stage 12" not in said
+        assert "stage 11" not in said and "stage 12" not in said
 
 
 @pytest.mark.parametrize("config", [AttentionConfig(), CAUSAL, AttentionConfig(variant="paper")])

@@ -26,11 +26,12 @@ class ContextVectors(MatmulStage):
         if own.min() >= IDENTITY_LIKE:
             # (a note that Z's bar has X's very ends read as obscure: 05_0719); where the scaled weights of
             # stage 11 do mix, the viewer is told where to see it (the scene meant to show mixing showed none,
-            # with no word of where it happens: the 42nd reader's weakest five)
+            # with no word of where it happens: the 42nd reader's weakest five); made in stage 11, seen mixing in 12
+            # ("stage 12's scaled weights" read as a wrong stage: 05_0854, the 45th reader)
             scaled = self.trace["s11_attention_weights"]
             if mixing := mixing_rows(scaled):
                 return (f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X, little mixing; "
-                        f"stage 12's scaled weights mix {mixing} of {len(scaled)} rows")
+                        f"the scaled α′ of stage 11 mixes {mixing} of {len(scaled)} rows (seen in stage 12)")
             return (f"here α ≈ identity (diagonal ≥ {format_value(own.min())}), so Z ≈ X: each token keeps "
                     f"its own row, little mixing")
         return f"here a token keeps {own.mean():.0%} of its own row on average, the rest from the others"
