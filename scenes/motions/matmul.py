@@ -997,11 +997,9 @@ class MatmulMotion:
                 scene.wait(1.0 / speed)
             return flight
 
-        def row(i, run_time, told="", landing=None):
+        def row(i, run_time, told=""):
             """Row ``i`` against all of B at once (``told``: the caption that
-            comes as its frames do, not over the last cell's: 15_0180;
-            ``landing``: the last cell's sum, flying to its place as these
-            products come, from :func:`sum_into`)."""
+            comes as its frames do, not over the last cell's: 15_0180)."""
             boxes = [frames.around(left, (0, i)), frames.around(right, (0,)), frames.around(result, (0, i))]
             values = products[i].T
             piece = right.like(values, own_range(values))
@@ -1015,7 +1013,6 @@ class MatmulMotion:
             # held whole
             label = products_label(piece, products_title(products_name(left_name, right_name, i, vector=vector), i),
                                    values)
-            flying, landed = landing() if landing is not None else ([], None)
             # (the last products, if any, go in that frame: B's label goes from whatever it shows to none; the
             # frames jump to row i with them: the products of row i under a frame still on row i - 1 mismatched)
             scene.play(*clear_products(back=False), left.animate(rate_func=at_once).highlight((0, i), DIM),
@@ -1023,9 +1020,7 @@ class MatmulMotion:
                        result.animate(rate_func=at_once).set_cell_opacity(FORMING_OPACITY, (0, i)),
                        *frames.to(boxes, jump=True),
                        appear(piece, rate_func=at_once), *take_place(label, covering=True),
-                       *(_saying(scene, say, told) if told else []), *flying, run_time=0.25 * run_time)
-            if landed is not None:
-                landed()
+                       *(_saying(scene, say, told) if told else []), run_time=0.25 * run_time)
             scene.wait(0.3 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products summed as the first cell's were (:func:`running_sum`): a row of cubes, the
@@ -1073,8 +1068,8 @@ class MatmulMotion:
             result.set_cell_opacity(1.0, (0, i))
             scene.remove(sums)
 
-        def sweep(start, run_time, told=(), values=None, names=None, joining=(), ends=(0.3, 0.2), landing=None,
-                  named=None, hide=True, between=None):
+        def sweep(start, run_time, told=(), values=None, names=None, joining=(), ends=(0.3, 0.2), named=None,
+                  hide=True, between=None):
             """C's rows from ``start`` (empty slots) formed one after another,
             faster than :func:`row`, with no running sum: as the frames go down
             A's rows and C's, row r's products lie over B (on their own scale,
@@ -1085,9 +1080,7 @@ class MatmulMotion:
             head's, ``left`` and ``right`` showing them), ``names``: theirs;
             by default the fill's own. ``told``, ``joining``: animations for
             the first frame (a caption; what leaves as the sweep starts);
-            ``ends``: the time the products take to come and to go;
-            ``landing``: the last cell's sum, flying to its place as they come
-            (:func:`sum_into`); ``named``: B's label as it goes and as it comes
+            ``ends``: the time the products take to come and to go; ``named``: B's label as it goes and as it comes
             back (by default the one it has); ``hide``: B's cubes hidden here
             (else by a ``joining`` animation); ``between``: called after the
             first frame's play."""
@@ -1115,7 +1108,6 @@ class MatmulMotion:
             marks, framing = row_sweep(layout, left, result, start=start)
             whole = frame_around(layout, right, (0,))
             going, back = named if named is not None else (right.label, right.label)
-            flying, landed = landing() if landing is not None else ([], None)
 
             def show(group, alpha):
                 r = min(len(pieces) - 1, int(alpha * len(pieces)))
@@ -1125,11 +1117,10 @@ class MatmulMotion:
 
             scene.play(*joining, appear(lying, rate_func=at_once), appear(marks, rate_func=at_once),
                        appear(whole, rate_func=at_once), vanish(going, rate_func=at_once),
-                       *([right.animate(rate_func=at_once).set_cell_opacity(0.0)] if hide else []), *told, *flying,
+                       *([right.animate(rate_func=at_once).set_cell_opacity(0.0)] if hide else []), *told,
                        run_time=ends[0])
-            for then in (landed, between):
-                if then is not None:
-                    then()
+            if between is not None:
+                between()
             scene.play(fill_rows(result, start=start), framing, InPlace(lying, show), run_time=run_time)
             scene.play(vanish(lying, rate_func=at_once), appear(back, rate_func=at_once),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0), run_time=ends[1])
@@ -1146,10 +1137,10 @@ class MatmulMotion:
             say(f"row 0 against every column of {right_name}, one cell at a time")
         flight = None
         shown_rows = m - 1 if self.rows is None else min(self.rows, m - 1)
-        follows = first < n or (self.later and m > 1)  # a row comes after the cells: the last sum flies as it does
-        for j in range(1, first):  # each sum flies to its place as the next pair comes: the bench never empty
-            flight = cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False, landing=flight,
-                          more=j + 1 < first or follows)
+        # each sum flies to its place as the next pair comes: the bench never empty (the last one alone: flown
+        # as the next row's products came, it went behind them, its "Σ = …" over them: 19_0356, the 46th reader)
+        for j in range(1, first):
+            flight = cell(j, max(0.8, 2.4 * 0.8 ** j) / speed, explain=False, landing=flight, more=j + 1 < first)
         if "row" in shown:  # the row leaves the bench with its products' label
             scene.remove(shown.pop("row"))
             if shown["label"] is not None:
@@ -1159,8 +1150,7 @@ class MatmulMotion:
             row(0, (2.6 if first else 4.0) / speed, told=(
                 f"the rest of row 0: row 0 against all {n} columns of {right_name} at once" if first else
                 f"row 0 of {left_name} against all {n} columns of {right_name} at once: {k} products down each "
-                f"column, summed into cell (0, j)"), landing=flight)
-            flight = None
+                f"column, summed into cell (0, j)"))
         if not self.later:  # rows 1 … stay empty slots: the caller forms them
             scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
                        right.animate.clear_highlight(), run_time=0.4)
@@ -1169,15 +1159,14 @@ class MatmulMotion:
                      if vector else f"the remaining rows, one after another: row i against all {n} columns of "
                                     f"{right_name} at once")
         for i in range(1, 1 + shown_rows):
-            row(i, max(0.9, 2.6 * 0.82 ** i) / speed, told=rows_told if i == 1 else "", landing=flight)
-            flight = None
+            row(i, max(0.9, 2.6 * 0.82 ** i) / speed, told=rows_told if i == 1 else "")
         if shown_rows < m - 1:
             rest = 1 + shown_rows
             # each row's products in sight, about a quarter of a second a row
             sweep(rest, max(1.0, 0.25 * (m - rest)) / speed,
                   told=_saying(scene, say, f"rows {rest} to {m - 1} of {left_name} the same way, one after another, "
                                            f"faster"),
-                  joining=[*clear_products(back=False), *frames.gone(), left.animate.clear_highlight()], landing=flight)
+                  joining=[*clear_products(back=False), *frames.gone(), left.animate.clear_highlight()])
         if m > 1:  # said as the last row lands: no caption about rows still to come over a finished block
             cells = f"all {m} entries" if vector else f"all {m * n} cells"
             say(f"{result_name}: {cells} formed, each one row · column sum")

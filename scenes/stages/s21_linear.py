@@ -255,16 +255,16 @@ class LinearProjection(StageScene):
             self.play(appear(numbers, rate_func=at_once), run_time=0.2)
             self.wait(1.6)
             self.say(f"cell [0, 0], before the bias = the {heads} row sums added: {written}")
-            at, pitch = sums.cell_center(0, 0), sums.pitch
+            at, pitch = sums.cell_center(heads - 1, 0), sums.pitch
             last = sums
-            # added one by one into the cell, the same way, up the column from its foot to its top (the cell's
-            # place), on the row sums' colors (their bar in sight); named while they are added (their name gone at the start, a still
-            # showed a column of nine small cubes, unnamed: 21_0161); the name goes as the cell's comes, the
-            # numbers at once
-            partial = np.cumsum(parts[::-1])[:, None]
+            # added one by one into the cell, the same way, down the column from its top to its foot, toward
+            # their name (up it, the one cube ended at the stage area's top beside W[0]'s name, the name "row
+            # sums" under an emptied column: 21_0186, the 46th reader), on the row sums' colors (their bar in
+            # sight); named while they are added (their name gone at the start, a still showed a column of nine
+            # small cubes, unnamed: 21_0161); the name goes as the cell's comes, the numbers at once
+            partial = np.cumsum(parts)[:, None]
             partial[-1] = before[0, 0]
-            pile, adding = running_sum(sums, partial, sums.value_range, 1, reverse=True,
-                                       toward=OUT * pitch)
+            pile, adding = running_sum(sums, partial, sums.value_range, 1, toward=OUT * pitch)
             self.add(pile)
             self.play(*adding, vanish(numbers, rate_func=at_once), run_time=1.0)
             self.remove(pile)
