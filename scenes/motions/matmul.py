@@ -715,7 +715,10 @@ class MatmulMotion:
             # the colors change in one frame, with the name, as the column lies on the row: a blend of the
             # row's and the products' colors would match neither label (a reader read α[0] in yellow: 05_0187)
             piece.label, piece.part_of, piece.value_range = products_state
+            # B's column dimmed as its copy turns into the products, framed still: lit under the products' name and
+            # bar, it read as the products drawn in B's colors (03_0320, 08_0133 and eight more, the 46th reader)
             scene.play(piece.animate(rate_func=at_once).recolor(values, piece.value_range),
+                       right.animate(rate_func=at_once).set_cell_opacity(DIM),
                        *take_place(label), vanish(column, rate_func=at_once),
                        *([vanish(column_name, rate_func=at_once)] if column_name is not None else []),
                        run_time=0.4 * run_time)
@@ -1032,11 +1035,16 @@ class MatmulMotion:
             # (B gone until the sums left, the picture read "U · (products) = result", an operand vanished:
             # 07_0471, 08_0224, the 43rd reader), whole and named as the sums leave
             right.set_cell_opacity(0.0)
-            # they end on the bottom row where the products' name is under them (a strip at the top, its name
-            # a block's height below, read as an unnamed stray: 17_0295, 16_0215, the 40th reader), else on the
-            # top one. B's frame is on them all the way (the sums so far in the rainbow the products wear read
-            # as one more row of products; left whole on B, it framed an empty block: 07_0435, 16_0230)
-            end = k - 1 if arrangement.products_side[1] < 0 else 0
+            # they end on B's bottom row, whence they go straight into C's row i over C's empty rows only, where
+            # that row is level with C's row i or lower (ended on the top row, they were dropped to C's row i's
+            # level first, over B, framed: a still read it as "row i of A times row i of B", 07_0435, the 46th
+            # reader); else on the row on the products' name's side (a strip at the top, its name a block's
+            # height below, read as an unnamed stray: 17_0295, 16_0215, the 40th reader). B's frame is on them
+            # all the way down (the sums so far in the rainbow the products wear read as one more row of
+            # products; left whole on B, it framed an empty block: 07_0435, 16_0230)
+            down = result.axis_vectors()[1]
+            below = float(np.dot(right.cell_center(k - 1, 0) - result.cell_center(i, 0), down)) >= -1e-6
+            end = k - 1 if below or arrangement.products_side[1] < 0 else 0
             partial = np.cumsum(values if end > 0 else values[::-1], axis=0)
             partial[-1] = table[i]
             sums, adding = running_sum(piece, partial, piece.value_range, 1, reverse=end == 0, toward=lift / 2)
@@ -1051,20 +1059,20 @@ class MatmulMotion:
             scene.play(*adding, InPlace(right, back, rate_func=linear),
                        frames.shown[1].animate(rate_func=linear).become(frames.around(piece, (0, end))),
                        run_time=0.35 * run_time)
-            # first level with C's row i, in front of B, then straight across
-            # into it: flown on a slant from B's top row, they crossed C's rows already formed (05_0632, the
-            # 40th reader, as the 39th); B back whole, framed whole with it, as they leave it (its frame left
-            # on its top row read as that row being an operand, the sums sliding out of it: 07_0431, 12_0395)
-            down = result.axis_vectors()[1]
+            # from B's bottom row, at or below C's row i, straight into it (over C's empty rows alone); else first
+            # level with C's row i, in front of B, then straight across into it: flown on a slant from B's top
+            # row, they crossed C's rows already formed (05_0632, the 40th reader, as the 39th); B back whole,
+            # framed whole with it, as they leave it (its frame left on its top row read as that row being an
+            # operand, the sums sliding out of it: 07_0431, 12_0395)
             drop = float(np.dot(result.cell_center(i, 0) - sums.cell_center(0, 0), down)) * down
-            if np.linalg.norm(drop) > 1e-6:  # the products and their name gone, B's name back with B
+            if not below and np.linalg.norm(drop) > 1e-6:  # the products and their name gone, B's name back
                 scene.play(on_c(sums, table[i], drop), frames.shown[1].animate.shift(drop), *clear_products(),
                            run_time=0.12 * run_time)  # B's frame, on them, goes with them
             scene.play(on_c(sums, table[i], result.cell_center(i, 0) - sums.cell_center(0, 0)), *clear_products(),
                        *uncover(),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0),
                        frames.shown[1].animate(rate_func=at_once).become(frames.around(right, (0,))),
-                       run_time=0.2 * run_time)
+                       run_time=(0.32 if below else 0.2) * run_time)
             result.set_cell_opacity(1.0, (0, i))
             scene.remove(sums)
 
