@@ -19,7 +19,8 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "halfway", "InPlace", "Vanish", "opacity_setter", "at_end"]
+__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "at_end", "halfway", "InPlace", "Vanish",
+           "opacity_setter"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
-from manim import DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Group, config, Mobject, Rectangle, Text, Triangle, VGroup, linear, smooth
+from manim import (DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Group, Mobject, Rectangle, Text, Triangle, VGroup,
+                   config, linear, smooth)
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, at_end, opacity_setter, appear, at_once, halfway, swap, vanish
+from ..components.fades import InPlace, appear, at_end, at_once, halfway, opacity_setter, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
 from ..components.projection import FRONT, project, view_rotation, world_at_screen
 from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_terms, shown_value
@@ -1088,10 +1089,11 @@ class MatmulMotion:
             head's, ``left`` and ``right`` showing them), ``names``: theirs;
             by default the fill's own. ``told``, ``joining``: animations for
             the first frame (a caption; what leaves as the sweep starts);
-            ``ends``: the time the products take to come and to go; ``named``: B's label as it goes and as it comes
-            back (by default the one it has); ``hide``: B's cubes hidden here
-            (else by a ``joining`` animation); ``between``: called after the
-            first frame's play."""
+            ``ends``: the time the products take to come and to go;
+            ``named``: B's label as it goes and as it comes back (by default
+            the one it has); ``hide``: B's cubes hidden here (else by a
+            ``joining`` animation); ``between``: called after the first
+            frame's play."""
             if values is None:
                 made = products  # (m, n, k)
             else:  # row i times every column: (m, n, k)
@@ -1134,7 +1136,6 @@ class MatmulMotion:
                        right.animate(rate_func=at_once).set_cell_opacity(1.0), run_time=ends[1])
             scene.remove(marks, whole, lying)
 
-        self.sweep = sweep
         first = n if self.cells is None else min(self.cells, n)
         # what is about to happen, not the products' name before there are products
         on = right_name if vector else f"column 0 of {right_name}"
