@@ -272,10 +272,15 @@ class LinearProjection(StageScene):
             written = shown_value(float(before[0, 0]))
         cube = row.like(before[:1, :1], (float(before.min()), float(before.max())))
         cube.scale(pitch / cube.pitch).align_cell((0, 0, 0), at)
+        # on the colors of the sums it ends, as the pile left it, while their name is there (on the output's from
+        # its first frame, a still showed it under "row sums" on another scale: 21_0186, the 47th reader); the
+        # output's as it goes to its place, their name gone
+        leaving = cube.copy()
+        cube.recolor(before[:1, :1], last.value_range)
         # the sum named with its number where it stands (one small cube, unnamed, read as a stray: 21_0166),
         # over the place of the products it came from, named over it (at the row sums' top, its name ran into
         # W[0]'s; under it, level with the rows, onto W[0] where the blocks are wide: 16 long words, 8 heads)
-        level = self.over_products(cube.copy())
+        level = self.over_products(leaving)
         self.layout.name(cube, f"cell [0, 0] = {written}", UP, shape=(), scale=False, note=None)
         self.layout.bind(level, cube.label)
         self.layout.place(level)
@@ -283,6 +288,7 @@ class LinearProjection(StageScene):
         self.remove(last)
         self.add(cube)
         self.play(cube.animate.become(level), vanish(last.label, rate_func=at_once), run_time=0.4)
+        cube.recolor(before[:1, :1], leaving.value_range)  # the output's colors, as it stands now
         self.layout.bind(cube, cube.label)
         self.play(appear(cube.label, rate_func=at_once), run_time=0.2)
         self.wait(1.0)
@@ -311,7 +317,7 @@ class LinearProjection(StageScene):
         shape = (heads, width // heads)
         place = self.products_place
         drawn = f"drawn as {heads} rows of {shape[1]}" if heads > 1 else None
-        value_range = cube.value_range
+        value_range = (float(before.min()), float(before.max()))  # the cells on the output's colors
         shown = [w_row, w_row.label, cube, cube.label]
         self.say(f"cell [0, j]: row 0 against row j of W, {width} products summed, for j = 1 … {d_out - 1}")
         for j in range(1, d_out):
