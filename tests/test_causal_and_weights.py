@@ -263,7 +263,7 @@ def test_stage_5_says_where_the_weights_mix_when_its_own_do_not(config):
     mixing to see), it names how many rows of stage 11's scaled weights do
     mix (under 0.9 on every key), counted here from softmax(Q·Kᵀ/√d_k) by
     torch, masked where the config masks; where α is not, it says nothing
-    of stage 12."""
+    of stages 11 and 12."""
     from scenes.stages.s05_context import ContextVectors
 
     trace = compute_trace(config)

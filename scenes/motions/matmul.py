@@ -12,16 +12,19 @@ blocks. The column slides onto the row and the pair becomes its k
 products, on their own color scale (smallest purple, largest red, as
 every tensor), named as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); they
 are added one by one (the sum, seen: :func:`running_sum`), a pile, one
-cube on C's colors, going down the strip taking them in, "Σ = …" over it
-the sum of the products it holds; that cube, the sum, flies into C[0, 0]. The
-next columns come out of B one at a time, faster, to meet the row on the
-bench, summed the same way; B keeps its whole label, scale included, while
-they do. Every later row's products come onto all of B at once, column by
+cube on the products' colors, going down the strip taking them in, "Σ = …"
+over it the sum of the products it holds; that cube, the sum, on C's colors
+as their name goes, flies into C[0, 0]. The next columns come out of B one
+at a time, faster, to meet the row on the bench, summed the same way, each
+sum flying to its cell as the next pair comes; B keeps its whole label,
+scale included, while they do. Every later row's products come onto all of B at once, column by
 column (``X[1] * columns of Xᵀ``: the row broadcast over every column, on
 their own scale: one picture for every row after the first), named in B's
 stead while they cover it; each column of them is added up the same way,
 a framed row of sums so far going down them (B's rows coming back dimmed
-behind it), which goes into C's row: one row after another, faster. Nothing is left half-way between blocks.
+behind it), which goes into C's row: one row after another, faster; the
+rows after those a repeated matmul works show their products over B as C's
+row fills, with no running sum. Nothing is left half-way between blocks.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Group, Mobject, Rectangle, Text, Triangle, VGroup,
                    config, linear, smooth)
 
+from tensors import matmul_products
+
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_end, at_once, halfway, opacity_setter, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
@@ -42,7 +47,7 @@ from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
 
 __all__ = ["Matmul", "MatmulMotion", "BatchedMatmul", "arrange_matmul", "matmul", "batched_matmul", "fill_rows",
-           "head_slice", "running_sum",
+           "head_slice", "running_sum", "sums_so_far",
            "own_range", "MATMUL_VIEW", "SLOT_OPACITY", "products_name", "frame_around"]
 
 MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the cubes still show their sides
@@ -806,8 +811,7 @@ class MatmulMotion:
                                             f"sum so far, Σ")
                 for animation in told:
                     animation.rate_func = lambda t, at=shown: 1.0 if t >= at else 0.0
-            sums = np.cumsum(terms)
-            sums[-1] = table[i, j]
+            sums = sums_so_far(terms, table[i, j])
             # on the products' colors while they and their name are in sight (on C's, the pile beside the products'
             # bar read as a contradiction: 05_0427, the 43rd and 44th readers); on C's as it leaves them
             heap, adding = running_sum(piece, sums, piece.value_range, 0, toward=lift / 2)  # a piece of the products
@@ -1046,8 +1050,7 @@ class MatmulMotion:
             down = result.axis_vectors()[1]
             below = float(np.dot(right.cell_center(k - 1, 0) - result.cell_center(i, 0), down)) >= -1e-6
             end = k - 1 if below or arrangement.products_side[1] < 0 else 0
-            partial = np.cumsum(values if end > 0 else values[::-1], axis=0)
-            partial[-1] = table[i]
+            partial = sums_so_far(values, table[i], reverse=end == 0)
             sums, adding = running_sum(piece, partial, piece.value_range, 1, reverse=end == 0, toward=lift / 2)
             scene.add(sums)
             frames.shown[1].become(frames.around(piece, (0, k - 1 - end)))
@@ -1094,11 +1097,9 @@ class MatmulMotion:
             the one it has); ``hide``: B's cubes hidden here (else by a
             ``joining`` animation); ``between``: called after the first
             frame's play."""
-            if values is None:
-                made = products  # (m, n, k)
-            else:  # row i times every column: (m, n, k)
-                a, b = np.asarray(values[0], float).reshape(m, k), np.asarray(values[1], float).reshape(k, n)
-                made = a[:, None, :] * b.T[None, :, :]
+            # row i times every column: (m, n, k)
+            made = products if values is None else matmul_products(np.reshape(values[0], (m, k)),
+                                                                   np.reshape(values[1], (k, n)))
             a_name, b_name = names if names is not None else (left_name, right_name)
             pieces, labels = [], []
             for i in range(start, m):
@@ -1427,6 +1428,24 @@ def running_sum(grid: CubeGrid, partial, value_range, axis: int = 0, reverse: bo
         m.cube_opacity = np.where(passed <= np.floor(alpha * (count - 1) + 1e-9), 0.0, shown)
 
     return pile, [InPlace(pile, move, rate_func=linear), InPlace(grid, take, rate_func=linear)]
+
+
+def sums_so_far(terms, total, axis: int = 0, reverse: bool = False) -> np.ndarray:
+    """What :func:`running_sum`'s pile holds along ``axis`` of ``terms``
+    (``reverse``: from the last term), that axis first: the running sums,
+    the last of them ``total`` itself (the sum as computed, not re-added:
+    a cumulative sum can differ from it in its last digits).
+
+    >>> sums_so_far([1.0, 2.0, 3.0], 6.0)
+    array([1., 3., 6.])
+    >>> sums_so_far([[1.0, 2.0], [3.0, 4.0]], [3.0, 7.0], axis=1, reverse=True)
+    array([[2., 4.],
+           [3., 7.]])
+    """
+    terms = np.asarray(terms, float)
+    sums = np.moveaxis(np.cumsum(np.flip(terms, axis) if reverse else terms, axis=axis), axis, 0).copy()
+    sums[-1] = total
+    return sums
 
 
 def pile_at(grid: CubeGrid, axis: int = 0):

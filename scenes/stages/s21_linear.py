@@ -16,7 +16,7 @@ from scenes.layout.fit import LABEL_GAP
 from scenes.layout.area import MAX_PITCH, StageArea
 from scenes.motions.bias import add_bias_rows
 from scenes.motions.matmul import (SLOT_OPACITY, frame_around, own_range, running_sum, signs_between,
-                                   sweep_rows)
+                                   sums_so_far, sweep_rows)
 
 __all__ = ["LinearProjection"]
 
@@ -170,12 +170,8 @@ class LinearProjection(StageScene):
         w_row = CubeGrid(weight[0].reshape(shape), value_range=own_range(weight[0]))
         prods = CubeGrid(products.reshape(shape), value_range=own_range(products))
         split = f", {heads} rows of {shape[1]}: head by head" if heads > 1 else ""
-        # what the drawing is, under each name (a 9×18 grid named "162" read as unexplained: 21_0048)
-        drawn = f"drawn as {heads} rows of {shape[1]}" if heads > 1 else None
-        for grid, name in ((row, "multihead_flattened[0]"), (w_row, "W[0]"),
-                           (prods, "multihead_flattened[0] *\nW[0]")):
-            self.layout.bind(grid, BlockLabel(name, (width,), self.theme, grid.value_range, stacked=True,
-                                              note=drawn))
+        for grid, name in ((row, "multihead_flattened[0]"), (w_row, "W[0]"), (prods, self.products_of(0))):
+            self.name_close_up(grid, name, width)
             grid.label.side = DOWN
         # W[0]'s name over it, the others' under theirs, each block in a part as wide as its name needs (three
         # names side by side need more than the frame's width: the first ran into the second's and stood at
@@ -219,8 +215,7 @@ class LinearProjection(StageScene):
         self.products_place = prods.copy()  # where the next cells' products stand (:meth:`row_up_close`)
         rows = products.reshape(shape)
         parts = rows.sum(axis=1)
-        partial = np.cumsum(rows[:, ::-1], axis=1).T
-        partial[-1] = parts if heads > 1 else before[0, 0]
+        partial = sums_so_far(rows, parts if heads > 1 else before[0, 0], axis=1, reverse=True)
         pile, adding = running_sum(prods, partial, prods.value_range, 0, reverse=True,
                                    toward=OUT * pitch)  # toward the eye: over the product it is reaching
         self.add(pile)
@@ -262,8 +257,7 @@ class LinearProjection(StageScene):
             # sums" under an emptied column: 21_0186, the 46th reader), on the row sums' colors (their bar in
             # sight); named while they are added (their name gone at the start, a still showed a column of nine
             # small cubes, unnamed: 21_0161); the name goes as the cell's comes, the numbers at once
-            partial = np.cumsum(parts)[:, None]
-            partial[-1] = before[0, 0]
+            partial = sums_so_far(parts, before[0, 0])
             pile, adding = running_sum(sums, partial, sums.value_range, 1, toward=OUT * pitch)
             self.add(pile)
             self.play(*adding, vanish(numbers, rate_func=at_once), run_time=1.0)
@@ -294,6 +288,20 @@ class LinearProjection(StageScene):
         self.wait(1.0)
         return cube, [row, w_row, row.label, w_row.label, signs, cube.label]
 
+    def name_close_up(self, grid, name: str, width: int) -> BlockLabel:
+        """``grid``, a row ``width`` long drawn as its heads' rows, named
+        ``name``, on its own colors, what the drawing is said under the name
+        (a 9×18 grid named "162" read as unexplained: 21_0048)."""
+        heads = self.cfg.heads
+        drawn = f"drawn as {heads} rows of {width // heads}" if heads > 1 else None
+        return self.layout.bind(grid, BlockLabel(name, (width,), self.theme, grid.value_range, stacked=True,
+                                                 note=drawn))
+
+    @staticmethod
+    def products_of(j: int) -> str:
+        """The name of row 0's products with row ``j`` of W (on two lines: three names stand side by side)."""
+        return f"multihead_flattened[0] *\nW[{j}]"
+
     def over_products(self, grid):
         """``grid`` (a cell) moved over the place of the products, above their middle."""
         place = self.products_place
@@ -307,31 +315,26 @@ class LinearProjection(StageScene):
         rows of 18) takes W[0]'s place beside row 0 of multihead_flattened,
         their products (on their own colors) stand where the first cell's
         did ("row * W[j] = products", ``signs``), and over them ``cube``,
-        named with its number, is cell [0, j], quicker and quicker (in the whole blocks, 4-px rows of W went by under a
-        frame, "the 162 products are never seen": 21_0288, the 45th
-        reader). Returns what it leaves on screen (the last W[j], products
+        named with its number, is cell [0, j], quicker and quicker (in the
+        whole blocks, 4-px rows of W went by under a frame, "the 162
+        products are never seen": 21_0288, the 45th reader). Returns what it leaves on screen (the last W[j], products
         and cell, with their names)."""
         layout = self.layout
         heads = self.cfg.heads
         d_out, width = weight.shape
         shape = (heads, width // heads)
         place = self.products_place
-        drawn = f"drawn as {heads} rows of {shape[1]}" if heads > 1 else None
         value_range = (float(before.min()), float(before.max()))  # the cells on the output's colors
         shown = [w_row, w_row.label, cube, cube.label]
         self.say(f"cell [0, j]: row 0 against row j of W, {width} products summed, for j = 1 … {d_out - 1}")
         for j in range(1, d_out):
             w_j = w_row.like(weight[j].reshape(shape), own_range(weight[j]))
             w_j.scale(w_row.pitch / w_j.pitch).align_cell((0, 0, 0), w_row.cell_center(0, 0))
-            self.layout.bind(w_j, BlockLabel(f"W[{j}]", (width,), self.theme, w_j.value_range, stacked=True,
-                                             note=drawn))
-            w_j.label.move_to(w_row.label)
+            self.name_close_up(w_j, f"W[{j}]", width).move_to(w_row.label)
             products = flat[0] * weight[j]
             p_j = place.like(products.reshape(shape), own_range(products))
             p_j.scale(place.pitch / p_j.pitch).align_cell((0, 0, 0), place.cell_center(0, 0))
-            self.layout.bind(p_j, BlockLabel(f"multihead_flattened[0] *\nW[{j}]", (width,), self.theme,
-                                             p_j.value_range, stacked=True, note=drawn))
-            p_j.label.side = DOWN
+            self.name_close_up(p_j, self.products_of(j), width).side = DOWN
             layout.place(p_j)
             layout.inside(p_j.label, view=FRONT)
             # the cell over its products, named over it, as the first cell
