@@ -322,6 +322,6 @@ def test_stage_14_names_every_head_that_repeats_stage_6_and_calls_none_new(confi
         if f"head {h} " in closing:  # its queries are what it says: U's rows times Xᵀ, by torch
             assert torch.allclose(t(weight[h]) @ x.T, t(trace["s14_multihead_queries"][h]).T, atol=1e-5)
     if config == AttentionConfig():
-        assert expected == ["[0]", "[1]"] and closing.startswith("head 0 is stage 8's K, head 1 stage 9's V[:, :17]")
+        assert expected == ["[0]", "[1]"] and "head 0 equals stage 8's K, head 1 stage 9's V[:, :17]" in closing
         queries = trace["s14_multihead_queries"]  # ... which they are, number for number
         assert np.allclose(queries[0], trace["s08_keys"]) and np.allclose(queries[1], trace["s09_values"][:, :17])

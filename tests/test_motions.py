@@ -845,7 +845,7 @@ def test_products_are_in_sight_at_every_moment_a_matmul_forms_its_result(tmp_pat
     a, b = rng.normal(size=(2, 6, 4)), rng.normal(size=(2, 4, 5))
     expected = np.einsum("hik,hkj->hij", a, b)
     by_hand = {(h, r): a[h, r][:, None] * b[h] for h in range(2) for r in range(6)}  # k×n, as laid over B
-    samples = {"empty": 0, "seen": [], "all": 0}
+    samples = {"empty": 0, "seen": [], "all": 0, "flows": 0}
 
     class Motion(StageScene):
         title, code = "motion", "motion"
@@ -875,14 +875,21 @@ def test_products_are_in_sight_at_every_moment_a_matmul_forms_its_result(tmp_pat
         summed = [g for g in grids if getattr(g, "part_of", None) is c and float(g.cube_opacity.max()) > 0.5]
         if not products and len(on_bench) < 2 and not summed:
             samples["empty"] += 1
+        signs = [t.text for top in scene.mobjects for t in top.get_family()
+                 if isinstance(t, Text) and t.text in ("=", "→", "Σ→") and t.get_fill_opacity() > 0.5]
         for p in products:
             if p.grid_shape == (1, 4, 5):  # a row times every column, over B
                 match = [key for key, v in by_hand.items() if np.allclose(p.values.reshape(4, 5), v)]
                 assert match, "products over B are a row of A times every column of B"
                 samples["seen"].append((match[0], formed))
+                # not "A · (products) = C": arrows, A's row → its products → C's row
+                assert signs == ["→", "Σ→"], signs
+                samples["flows"] += 1
+        if not any(p.grid_shape == (1, 4, 5) for p in products) and products:
+            assert "=" in signs and "→" not in signs, signs  # a cell on the bench: B is B, "A · B = C"
 
     render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
-    assert samples["all"] > 40 and samples["empty"] == 0
+    assert samples["all"] > 40 and samples["empty"] == 0 and samples["flows"] > 10
     rows = {}
     for (h, r), formed in samples["seen"]:
         rows.setdefault(h, []).append(r)

@@ -349,6 +349,16 @@ def sign_between(layout: Layout, before: Mobject, after: Mobject, sign: str = "�
     return mark
 
 
+def flow_sign(layout: Layout, sign: Mobject, text: str = "→") -> Mobject:
+    """``text``, an arrow ("→", or "Σ→": summed into), where ``sign`` stands
+    (pinned, not shown): the "·" or "=" of ``A · B = C`` while the picture
+    is a flow, not an equation."""
+    mark = Text(text, font=TEXT_FONT, font_size=NAME_SIZE + 8, color=layout.theme.ink)
+    mark.move_to(sign.get_center())
+    layout.upright(mark)
+    return mark
+
+
 def _name_alone(label):
     """``label`` cut to its first line (the name, with a shape beside it
     when it has one): no scale, no note. Returns it."""
@@ -554,6 +564,18 @@ class MatmulMotion:
         frames = _Frames(scene, layout)
         dot = self.signs[0]
         bench = _Bench(layout, left, right, dot)
+        # while a row's products lie over B, the signs say what the picture does: A's row → its products →
+        # their column sums, C's row ("·" and "=" over them read "A · (products) = C", false: G2 of the 47th
+        # reader, 03_0480, 07_0435, 12_0425); "·" and "=" again once B is B
+        flow = {"on": False, "signs": [flow_sign(layout, sign, mark) for sign, mark in zip(self.signs, ("→", "Σ→"))]}
+
+        def flowing(on: bool) -> list:
+            """The arrows in the signs' places (``on``), or the signs back, at once."""
+            if flow["on"] == on:
+                return []
+            flow["on"] = on
+            olds, news = (self.signs, flow["signs"]) if on else (flow["signs"], self.signs)
+            return [a for old, new in zip(olds, news) for a in swap(old, new, rate_func=at_once)]
         lift = view_rotation(*view)[2] * right.pitch * 1.2  # toward the eye: in front of what it passes
         # B keeps its whole label (name and scale) while it is in sight; where the pieces stand in B's
         # label's place (IN_PLACE), its name alone (``plain``); while products lie over all of B, none
@@ -1027,7 +1049,7 @@ class MatmulMotion:
                        right.animate(rate_func=at_once).clear_highlight(),
                        result.animate(rate_func=at_once).set_cell_opacity(FORMING_OPACITY, (0, i)),
                        *frames.to(boxes, jump=True),
-                       appear(piece, rate_func=at_once), *take_place(label, covering=True),
+                       appear(piece, rate_func=at_once), *take_place(label, covering=True), *flowing(True),
                        *(_saying(scene, say, told) if told else []), run_time=0.25 * run_time)
             scene.wait(0.3 * run_time)
             shown["products"], shown["label"] = piece, label
@@ -1073,7 +1095,7 @@ class MatmulMotion:
                 scene.play(on_c(sums, table[i], drop), frames.shown[1].animate.shift(drop), *clear_products(),
                            run_time=0.12 * run_time)  # B's frame, on them, goes with them
             scene.play(on_c(sums, table[i], result.cell_center(i, 0) - sums.cell_center(0, 0)), *clear_products(),
-                       *uncover(),
+                       *uncover(), *flowing(False),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0),
                        frames.shown[1].animate(rate_func=at_once).become(frames.around(right, (0,))),
                        run_time=(0.32 if below else 0.2) * run_time)
@@ -1127,13 +1149,13 @@ class MatmulMotion:
                         setter(1.0 if q == r else 0.0)
 
             scene.play(*joining, appear(lying, rate_func=at_once), appear(marks, rate_func=at_once),
-                       appear(whole, rate_func=at_once), vanish(going, rate_func=at_once),
+                       appear(whole, rate_func=at_once), vanish(going, rate_func=at_once), *flowing(True),
                        *([right.animate(rate_func=at_once).set_cell_opacity(0.0)] if hide else []), *told,
                        run_time=ends[0])
             if between is not None:
                 between()
             scene.play(fill_rows(result, start=start), framing, InPlace(lying, show), run_time=run_time)
-            scene.play(vanish(lying, rate_func=at_once), appear(back, rate_func=at_once),
+            scene.play(vanish(lying, rate_func=at_once), appear(back, rate_func=at_once), *flowing(False),
                        right.animate(rate_func=at_once).set_cell_opacity(1.0), run_time=ends[1])
             scene.remove(marks, whole, lying)
 

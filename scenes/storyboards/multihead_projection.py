@@ -46,7 +46,9 @@ class MultiheadProjectionStage(StageScene):
         if repeats := self.repeated_heads():  # said where head 0's matrix is in sight (said in stage 13 alone, no
             # still caught it, and three readers took head 0's queries equal to stage 8's keys for wrong data:
             # 14_0192, the 39th to 41st); every head that repeats, none said to be new (head 1 is U_value's)
-            self.say(f"{self.weight_name}{repeats}, number for number (the blog re-seeds torch.rand)")
+            # said as the seed's quirk, not a fact of attention ("head 0 is stage 8's K" over multi-head
+            # queries read as queries confused with keys: 14_0648, a lecturer's first complaint, the 47th)
+            self.say(f"a quirk of the blog's seed: torch.rand starts again, so {self.weight_name}{repeats}")
         elif self.first_of:
             self.say(f"as stage {self.first_of}, with {self.weight_name}: {heads} heads against one Xᵀ")
         else:
@@ -77,14 +79,14 @@ class MultiheadProjectionStage(StageScene):
         self.weights, self.operand = (weight.values, weight.value_range), done.operands[1]
         self.finish(done.block, done.leaving)
 
-    def repeated_heads(self, verb: str = "holds") -> str:
+    def repeated_heads(self) -> str:
         """The weight's heads that hold stage 6's numbers (:meth:`stage6_heads`),
         written as indexed ("[0] holds stage 6's U_key, [1] its U_value[:17]"),
         or "" for none."""
         parts = []
         for head, name, rows in self.stage6_heads(self.trace[self.weight_key]):
             whole = rows == self.trace[f"s06_U_{name}"].shape[0]
-            parts.append(f"[{head}] " + (f"{verb} stage 6's " if not parts else "") + f"U_{name}"
+            parts.append(f"[{head}] " + ("holds stage 6's " if not parts else "") + f"U_{name}"
                          + ("" if whole else f"[:{rows}]"))
         return ", ".join(parts)
 
@@ -94,8 +96,9 @@ class MultiheadProjectionStage(StageScene):
         why, and so for every next head that does, else "" (unexplained, three
         readers took it for wrong data: 14_0640 against 08_0445, the 39th to
         41st; said as "multihead_queries[0] = K" alone, it blurred queries and
-        keys: the 32nd reader; "heads 1 to 8 are new" was false of head 1:
-        14_0653, the 43rd reader)."""
+        keys: the 32nd reader, and as a fact with its cause, the 47th; "heads
+        1 to 8 are new" was false of head 1: 14_0653, the 43rd reader): said
+        as the seed's quirk."""
         results = {"query": ("s07_queries", "Q", 7), "key": ("s08_keys", "K", 8), "value": ("s09_values", "V", 9)}
         said = []
         for head, single, rows in self.stage6_heads(self.trace[self.weight_key]):
@@ -104,11 +107,11 @@ class MultiheadProjectionStage(StageScene):
             if mine.shape != theirs.shape or not np.allclose(mine, theirs):
                 break
             whole = rows == self.trace[key].shape[1]
-            said.append(f"head {head} " + ("is " if not said else "") + f"stage {stage}'s {name}"
+            said.append(f"head {head} " + ("equals " if not said else "") + f"stage {stage}'s {name}"
                         + ("" if whole else f"[:, :{rows}]"))
         if not said or not said[0].startswith("head 0"):
             return ""
-        return f"{', '.join(said)}: torch.rand re-seeded, {self.weight_name}{self.repeated_heads('is')}"
+        return f"a quirk of the seed, not of attention: {', '.join(said)}, as torch.rand starts again"
 
     def heads_formed(self, result, leaving, room_for=None):
         """The batched matmul seen as one, then the heads side by side. With
