@@ -111,7 +111,7 @@ class MultiheadProjectionStage(StageScene):
                         + ("" if whole else f"[:, :{rows}]"))
         if not said or not said[0].startswith("head 0"):
             return ""
-        return f"a quirk of the seed, not of attention: {', '.join(said)}, as torch.rand starts again"
+        return f"a quirk of the seed: {', '.join(said)}"
 
     def heads_formed(self, result, leaving, room_for=None):
         """The batched matmul seen as one, then the heads side by side. With
