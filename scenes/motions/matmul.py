@@ -614,7 +614,12 @@ class MatmulMotion:
             # bench; products over all of B are the one block there, named once ("… columns of B": one
             # name and one color bar, 03_0437, 05_0526). Over (or under) the strip on the bench, reaching
             # over B (the room kept for it), or over B, B's label gone
-            on_bench_at(label, (at or piece) if on_bench else right, (-1 if row else 1) if on_bench else 0,
+            # a strip's name centred over it, the products on the "·" (hung rightwards from the strip, over the
+            # dimmed B with its column framed, it read as B's: "the legend describes a block not shown", G1 of
+            # the 47th reader, 03_0320, 08_0134, 15_0162; leftwards, over A's framed row, as that row's); A's row
+            # standing left of the "·" reaching toward A (over the column copy beside it, read as the column's:
+            # 12_0069); kept clear of A's label where that is on its side
+            on_bench_at(label, (at or piece) if on_bench else right, (-1 if row else 0) if on_bench else 0,
                         whole_b=True if on_bench else None)
             return kept_in(label, clear_of_a=on_bench)
 
