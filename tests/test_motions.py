@@ -675,14 +675,15 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
     it: cell [0, 0] from row 0 of multihead_flattened and row 0 of W, their
     products (on their own scale) beside them, number for number; then the
     rest of row 0 cell after cell, up close, each W[j]'s products beside it
-    and the cell named with its number, in order; then the other rows one
+    and the cell named with its number, in order, in row 0 of the result
+    so far (its cells 0 … j formed, the rest empty); then the other rows one
     after another, never a row before the one above it; the cells and the
     block are ``torch.nn.functional.linear``'s (an independent reference)."""
     import torch
     import torch.nn.functional as F
     from scenes.stages import stage_registry
 
-    seen = {"products": {}, "formed": [], "order": [], "cells": {}}
+    seen = {"products": {}, "formed": [], "order": [], "cells": {}, "rows": []}
 
     def during(scene):
         for top in scene.mobjects:
@@ -696,8 +697,11 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
                         seen["order"].append(j)
                 if shown and name.startswith("cell [0, "):
                     j = int(name.split(",")[1].split("]")[0])
-                    seen["cells"][j] = (float(grid.values.reshape(-1)[0]), float(name.rsplit("=", 1)[1]
-                                                                                .replace("−", "-")))
+                    values = grid.values.reshape(-1)  # the cell alone, or row 0 so far with cell j in it
+                    seen["cells"][j] = (float(values[j if values.size > 1 else 0]),
+                                        float(name.rsplit("=", 1)[1].replace("−", "-")))
+                    if values.size > 1:
+                        seen["rows"].append((j, values.copy(), grid.cube_empty.copy()))
                 if name == "multihead_flattened @ W.T" and grid.grid_shape[1:] == (8, 18):
                     filled = ~grid.cube_empty.reshape(grid.grid_shape)[0]
                     seen["formed"].append(filled.copy())
@@ -713,6 +717,10 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
         assert np.allclose(seen["products"][j], flat[0] * weight[j])
         value, written = seen["cells"][j]
         assert np.isclose(value, by_hand[0, j], atol=1e-5) and abs(written - by_hand[0, j]) < 6e-3
+    # and over the products, row 0 of the result so far: cells 0 … j formed, the rest empty slots
+    assert {j for j, _, _ in seen["rows"]} == set(range(1, d_out))
+    for j, values, empty in seen["rows"]:
+        assert np.allclose(values, by_hand[0], atol=1e-5) and (empty == (np.arange(d_out) > j)).all()
     # then row by row: what is formed is always a run from the first cell
     for filled in seen["formed"]:
         order = filled.reshape(-1)

@@ -23,6 +23,7 @@ __all__ = ["LinearProjection"]
 BIAS_ROOM = 1.2  # above the result: the bias row and its gap
 SIMILAR = 0.995  # two output rows whose cosine is at least this are said to be alike
 BAND_GAP = 0.12  # between two bands of the layout
+ROW_SHARE = 0.6  # of the products' cube size: row 0 of the result over them, its columns not lined up with theirs
 
 
 class LinearProjection(StageScene):
@@ -78,12 +79,16 @@ class LinearProjection(StageScene):
             # the rest of row 0 up close, then back to the whole blocks: row 0 into the result's first row
             close_up = [bench[0], bench[2], bench[4], *self.row_up_close(flat, weight, before, bench[1], bench[4],
                                                                           cube)]
-            result.fill((0, 0)).set_cell_opacity(1.0, (0, 0))  # the cells just seen, in their places
-            self.play(*[vanish(m, rate_func=at_once) for m in close_up],
-                      *[appear(m, rate_func=at_once) for m in whole], *self.saying(
+            # row 0 as it was formed goes into the result's first row as the whole blocks come back
+            row0 = next(m for m in close_up if isinstance(m, CubeGrid) and m.grid_shape == (1, 1, d_out))
+            there = row0.copy().scale(result.pitch / row0.pitch).align_cell((0, 0, 0), result.cell_center(0, 0))
+            row0.part_of, row0.label = result, None
+            self.play(*[vanish(m, rate_func=at_once) for m in close_up if m is not row0],
+                      *[appear(m, rate_func=at_once) for m in whole], row0.animate.become(there), *self.saying(
                           f"row 0's {d_out} cells in their places: every cell is such a row against a row of W"),
                       run_time=0.8)
             self.remove(*close_up)
+            result.fill((0, 0)).set_cell_opacity(1.0, (0, 0))  # the cells just seen, in their places
         else:  # back to the whole blocks: the sum goes into the result's one cell of row 0
             there = cube.copy().scale(result.pitch / cube.pitch).align_cell((0, 0, 0), result.cell_center(0, 0))
             cube.part_of = result
@@ -337,20 +342,39 @@ class LinearProjection(StageScene):
             self.name_close_up(p_j, self.products_of(j), width).side = DOWN
             layout.place(p_j)
             layout.inside(p_j.label, view=FRONT)
-            # the cell over its products, named over it, as the first cell
-            c_j = cube.like(before[:1, j:j + 1], value_range)
-            self.over_products(c_j.scale(cube.pitch / c_j.pitch))
-            layout.name(c_j, f"cell [0, {j}] = {shown_value(float(before[0, j]))}", UP, shape=(), scale=False,
-                        note=None)
+            # over its products, row 0 of the result so far: cells 0 … j formed, cell j framed, named with its
+            # number (one cube, the cell alone, left "where the number goes" unseen: 21_0311, the 47th reader);
+            # its cubes smaller than the products', their columns not lined up (each cell sums all 162
+            # products of its W[j], not a column of them)
+            c_j = self.row_so_far(before, j, cube.pitch * ROW_SHARE, value_range)
             layout.place(c_j)
             layout.inside(c_j.label, view=FRONT)
-            now = [w_j, w_j.label, p_j, p_j.label, c_j, c_j.label]
+            now = [w_j, w_j.label, p_j, p_j.label, c_j, c_j.label, c_j.frame]
             equal = [appear(signs[1], rate_func=at_once)] if j == 1 else []  # row 0 * W[j] = their products
             self.play(*[vanish(m, rate_func=at_once) for m in shown], *[appear(m, rate_func=at_once) for m in now],
                       *equal, run_time=max(0.3, 0.9 * 0.8 ** j))
             self.remove(*shown)
             shown = now
         return shown
+
+    def row_so_far(self, before, j: int, pitch: float, value_range) -> CubeGrid:
+        """Row 0 of the result before the bias, cells 0 … ``j`` formed (the
+        rest empty slots), cubes ``pitch`` apart, over the products' place,
+        on the result's colors, named by cell ``j`` and its number, what
+        the row is said under it (no scale: the row's name with its bar
+        took four lines and reached the title); ``frame``: a frame on cell
+        ``j`` (not shown)."""
+        d_out = before.shape[1]
+        row = CubeGrid(before[:1], value_range=value_range, dims=("tokens", "outputs"))
+        row.scale(pitch / row.pitch)
+        if j + 1 < d_out:
+            later = (0, 0, slice(j + 1, None))
+            row.set_cell_opacity(SLOT_OPACITY, later).empty(later)
+        self.over_products(row)
+        self.layout.name(row, f"cell [0, {j}] = {shown_value(float(before[0, j]))}", UP, shape=(), scale=False,
+                         note="row 0 of the result so far")
+        row.frame = frame_around(self.layout, row, (0, 0, j))
+        return row
 
     def grown_sums(self, sums, prods, label) -> CubeGrid:
         """The row sums as a column as tall as the stage area allows with
