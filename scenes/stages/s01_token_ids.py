@@ -117,6 +117,8 @@ class TokenIds(StageScene):
         self.say(f"{len(ids)} token ids: one cube each, colored by the id")
         self.wait(0.9)
         if unused:
-            self.say(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} have no word: the blog's table "
-                     f"(stage 2) has {self.cfg.vocab_size} rows")
+            # in the viewer's words, not the making's ("the blog's table (stage 2)" read as production talk:
+            # 01_0164, the 47th reader)
+            self.say(f"ids {len(vocab)}–{self.cfg.vocab_size - 1} have no word: the next stage's embedding table "
+                     f"has {self.cfg.vocab_size} rows, {unused} to spare")
             self.wait(0.8)
