@@ -733,11 +733,10 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
 def test_the_first_cells_products_are_added_one_by_one_under_their_running_sum(tmp_path):
     """The sum of cells (0, 0) and (0, 1), seen: a pile, one cube, goes down the
     products strip taking in one product after another (the products it
-    has passed gone under it, those ahead of it whole), wearing the color
-    of the sum of the products it holds (a hand-written running sum) on
-    the products' scale, the bar in sight, and "Σ = …" above it is that
-    sum, changing in order, one product at a time, up to the cell's
-    value."""
+    has passed gone under it, those ahead of it whole), framed, in the
+    ink's color (a sum in progress, on no bar), and "Σ = …" above it is
+    the sum of the products it holds (a hand-written running sum),
+    changing in order, one product at a time, up to the cell's value."""
     rng = np.random.default_rng(5)
     a, b = rng.normal(size=(2, 6)), rng.normal(size=(6, 3))
     running = [[sum(a[0, p] * b[p, j] for p in range(q + 1)) for q in range(6)] for j in range(2)]  # by hand
@@ -769,9 +768,14 @@ def test_the_first_cells_products_are_added_one_by_one_under_their_running_sum(t
         assert abs(shown - running[j][held]) < 0.006
         piles = [m for m in grids if getattr(m, "part_of", None) is strip and m.cell_count == 1]
         assert len(piles) == 1, "one pile, a piece of the products"
-        low, high = strip.value_range  # the bar in sight: the products' own
-        assert abs(min(1.0, max(0.0, piles[0].cube_t[0])) - np.clip((running[j][held] - low) / (high - low), 0, 1)) \
-            < 1e-6  # on the products' colors
+        # a sum in progress, on no bar (a color that is no value's), framed: on the products' colors, a sum
+        # beyond their range came out clipped red and landed orange, and looked like one more product (08_0134)
+        assert np.isnan(piles[0].cube_t).all()
+        left_x, bottom, right_x, top = scene.layout.screen_box([piles[0]])
+        frames = [r for m in scene.mobjects for r in m.get_family() if type(r) is Rectangle
+                  and r.get_stroke_opacity() > 0.5 and r.get_left()[0] < left_x and r.get_right()[0] > right_x
+                  and r.get_bottom()[1] < bottom and r.get_top()[1] > top and r.width < 3 * (right_x - left_x)]
+        assert frames, "the pile framed"
         gone = strip.cube_opacity < 0.05
         assert gone[:held + 1].all() and not gone[held + 1:].any()  # ... is of the products in the pile
         centres = strip.cube_corners().mean(axis=1)  # the products' places, down the strip

@@ -34,7 +34,7 @@ from functools import lru_cache
 
 import numpy as np
 from manim import (DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Group, Mobject, Rectangle, Text, Triangle, VGroup,
-                   config, linear, smooth)
+                   color_to_rgb, config, linear, smooth)
 
 from tensors import matmul_products
 
@@ -839,18 +839,27 @@ class MatmulMotion:
                 for animation in told:
                     animation.rate_func = lambda t, at=shown: 1.0 if t >= at else 0.0
             sums = sums_so_far(terms, table[i, j])
-            # on the products' colors while they and their name are in sight (on C's, the pile beside the products'
-            # bar read as a contradiction: 05_0427, the 43rd and 44th readers); on C's as it leaves them
-            heap, adding = running_sum(piece, sums, piece.value_range, 0, toward=lift / 2)  # a piece of the products
+            # the ink's color, framed, while it sums: a sum in progress, on no bar (on C's colors, the pile beside
+            # the products' bar read as a contradiction: 05_0427, the 43rd and 44th readers; on the products',
+            # clipped red, it landed orange, and looked like one more product: 08_0134, 03_0320, the 48th); on
+            # C's as it leaves them
+            heap, adding = running_sum(piece, sums, piece.value_range, 0, toward=lift / 2,
+                                       color=color_to_rgb(layout.theme.ink))  # a piece of the products
+            frame = frame_around(layout, heap, (0, 0, 0))
+
+            def framing(mob, alpha):  # on the pile at every frame (its move comes first in the play)
+                left_x, bottom, right_x, top = layout.screen_box([heap])
+                mob.move_to([(left_x + right_x) / 2, (bottom + top) / 2, 0.0])
+
             writing = InPlace(number, update, rate_func=linear)
             run = min(4.0, max(2.0, 0.2 * count)) / speed if explain else 2.0 * run_time
             if told:  # its subtitle from the same frame
                 scene.captions.later(shown * run)
-            scene.add(heap, number)
-            scene.play(*adding, writing, *told, run_time=run)
+            scene.add(heap, number, frame)
+            scene.play(*adding, InPlace(frame, framing, rate_func=linear), writing, *told, run_time=run)
             if explain:
                 scene.wait(0.3 / speed)
-            return number, heap
+            return number, heap, frame
 
         def on_c(grid, values, shift=ORIGIN) -> InPlace:
             """``grid`` (sums on the products' colors) on C's colors from the
@@ -887,7 +896,7 @@ class MatmulMotion:
             unfolded = piece.points.copy()
             probe = result.like(np.array([[table[i, j]]]), result.value_range)
             probe.move_to(piece.cell_center(0, k - 1))
-            number, cube = add_up(piece, i, j, probe, explain, run_time)
+            number, cube, framed = add_up(piece, i, j, probe, explain, run_time)
 
             def whole_again():
                 piece.points = unfolded
@@ -919,7 +928,7 @@ class MatmulMotion:
                     # the products' name gone before the play: the strip it named is the next pair's row by then
                     scene.remove(named)
                     return ([on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()),
-                             appear(dot, rate_func=at_once), *riding()()], landed)
+                             vanish(framed, rate_func=at_once), appear(dot, rate_func=at_once), *riding()()], landed)
 
                 return flight
             gone = clear_products()
@@ -929,10 +938,12 @@ class MatmulMotion:
             if explain:  # the pile is the sum: one cube on C's colors, the products' name gone in that frame
                 # (held under their name, a still showed a named smudge: G1 of the 37th reader, 14_0185), the caption
                 # saying it from that frame
-                scene.play(*gone, on_c(cube, table[i, j]), *told, *carried(), run_time=0.1)
+                scene.play(*gone, on_c(cube, table[i, j]), vanish(framed, rate_func=at_once), *told, *carried(),
+                           run_time=0.1)
                 gone, told = [], []
                 scene.wait(0.3 * run_time)  # the sum, its number beside it, before it goes to its place
             scene.play(on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()), *gone,
+                       *([] if explain else [vanish(framed, rate_func=at_once)]),
                        appear(dot, rate_func=at_once), *told, *carried(), run_time=0.75 * run_time)
             landed()
             whole_again()
@@ -1078,7 +1089,8 @@ class MatmulMotion:
             below = float(np.dot(right.cell_center(k - 1, 0) - result.cell_center(i, 0), down)) >= -1e-6
             end = k - 1 if below or arrangement.products_side[1] < 0 else 0
             partial = sums_so_far(values, table[i], reverse=end == 0)
-            sums, adding = running_sum(piece, partial, piece.value_range, 1, reverse=end == 0, toward=lift / 2)
+            sums, adding = running_sum(piece, partial, piece.value_range, 1, reverse=end == 0, toward=lift / 2,
+                                       color=color_to_rgb(layout.theme.ink))  # sums in progress, on no bar
             scene.add(sums)
             frames.shown[1].become(frames.around(piece, (0, k - 1 - end)))
             taken = np.arange(k) if end > 0 else np.arange(k)[::-1]  # B's rows in the order the sums pass them
@@ -1415,7 +1427,7 @@ def _line(grid: CubeGrid, axis: int):
 
 
 def running_sum(grid: CubeGrid, partial, value_range, axis: int = 0, reverse: bool = False,
-                toward=ORIGIN) -> tuple[CubeGrid, list[InPlace]]:
+                toward=ORIGIN, color=None) -> tuple[CubeGrid, list[InPlace]]:
     """A sum, seen term by term: a pile, one cube for each line of ``grid``
     along ``axis`` (0: each row; 1: each column), starts on the line's first
     cube (``reverse``: its last) and slides along it to the other end,
@@ -1430,16 +1442,24 @@ def running_sum(grid: CubeGrid, partial, value_range, axis: int = 0, reverse: bo
     q + 1 cubes. At ``alpha`` it holds cubes ``0 … alpha·(count - 1)`` from
     its start (:func:`summed_at`), its place centred at :func:`pile_at`'s,
     shifted by ``toward`` (toward the eye: drawn over the cube it is
-    reaching). Returns the pile (not added; a piece of ``grid`` until its
-    caller says whose) and its motion, linear: the pile's and ``grid``'s
-    (a grid no animation plays on is drawn once, as it stood, for the whole
-    play: the cubes the pile had passed stayed in sight, 05_0226)."""
+    reaching). ``color`` (RGB): the pile wears it instead, sums in
+    progress on no bar, "Σ so far" saying its value (any bar's
+    colors read wrong to some reader: on the terms', a sum beyond their
+    range came out clipped red and landed orange, 08_0134, the 48th; on
+    the result's, as above). Returns the pile (not added; a piece of
+    ``grid`` until its caller says whose) and its motion, linear: the
+    pile's and ``grid``'s (a grid no animation plays on is drawn once, as
+    it stood, for the whole play: the cubes the pile had passed stayed in
+    sight, 05_0226)."""
     direction, count, pitch, _ = _line(grid, axis)
     partial = np.asarray(partial, float).reshape(count, -1)
     first = count - 1 if reverse else 0
     index = (0, slice(None), first) if axis == 0 else (0, first)
     pile = grid.subgrid(index, values_shape=(1, partial.shape[1]))
     pile.recolor(partial[0][None, :], value_range)
+    if color is not None:
+        pile.cube_rgb[:] = color
+        pile.cube_t[:] = np.nan  # a color that is no value's
     start = pile.points.copy() + np.asarray(toward, float)
     step = -direction if reverse else direction
     passed = np.indices(grid.grid_shape)[2 - axis].reshape(-1)  # each cube's place along its line
@@ -1449,7 +1469,8 @@ def running_sum(grid: CubeGrid, partial, value_range, axis: int = 0, reverse: bo
 
     def move(m, alpha):
         m.points = start + step[None, :] * alpha * (count - 1) * pitch
-        m.recolor(partial[summed_at(alpha, count) - 1][None, :], value_range)
+        if color is None:
+            m.recolor(partial[summed_at(alpha, count) - 1][None, :], value_range)
 
     def take(m, alpha):
         m.cube_opacity = np.where(passed <= np.floor(alpha * (count - 1) + 1e-9), 0.0, shown)

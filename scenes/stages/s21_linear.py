@@ -3,7 +3,7 @@
 then the bias on every row."""
 
 import numpy as np
-from manim import DOWN, LEFT, OUT, RIGHT, UP, VGroup
+from manim import DOWN, LEFT, OUT, RIGHT, UP, VGroup, color_to_rgb
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
@@ -209,9 +209,9 @@ class LinearProjection(StageScene):
         self.say(cell_arithmetic("", flat[0], weight[0], before[0, 0], cell="cell [0, 0]")
                  + ": the products summed")
         at, pitch = prods.cell_center(0, 0), prods.pitch
-        # each row's products added one by one, as a matmul's cell (:func:`running_sum`): a cube, on the
-        # products' colors (their bar the one in sight: on the sums', a pile beside the products' bar read as
-        # a contradiction, 21_0173, the 44th reader), goes along the row from its end, taking them in, and
+        # each row's products added one by one, as a matmul's cell (:func:`running_sum`): a cube in the ink's
+        # color, a sum in progress on no bar (on the sums', a pile beside the products' bar read as a
+        # contradiction, 21_0173, the 44th reader), goes along the row from its end, taking them in, and
         # ends as the row's sum in its first
         # column (squashed into a band of the products' colors, the elementwise products were never seen
         # summed: 21_0170, the 42nd reader); the products' name stays on what is left of them. The "=" goes:
@@ -221,8 +221,9 @@ class LinearProjection(StageScene):
         rows = products.reshape(shape)
         parts = rows.sum(axis=1)
         partial = sums_so_far(rows, parts if heads > 1 else before[0, 0], axis=1, reverse=True)
-        pile, adding = running_sum(prods, partial, prods.value_range, 0, reverse=True,
-                                   toward=OUT * pitch)  # toward the eye: over the product it is reaching
+        ink = color_to_rgb(self.theme.ink)  # sums in progress, on no bar (as a matmul's)
+        pile, adding = running_sum(prods, partial, prods.value_range, 0, reverse=True, toward=OUT * pitch,
+                                   color=ink)  # toward the eye: over the product it is reaching
         self.add(pile)
         self.play(*adding, vanish(signs[1], rate_func=at_once), run_time=1.2)
         self.remove(pile)
@@ -259,11 +260,11 @@ class LinearProjection(StageScene):
             last = sums
             # added one by one into the cell, the same way, down the column from its top to its foot, toward
             # their name (up it, the one cube ended at the stage area's top beside W[0]'s name, the name "row
-            # sums" under an emptied column: 21_0186, the 46th reader), on the row sums' colors (their bar in
-            # sight); named while they are added (their name gone at the start, a still showed a column of nine
-            # small cubes, unnamed: 21_0161); the name goes as the cell's comes, the numbers at once
+            # sums" under an emptied column: 21_0186, the 46th reader), in the ink's color; named while they are
+            # added (their name gone at the start, a still showed a column of nine small cubes, unnamed: 21_0161);
+            # the name goes as the cell's comes, the numbers at once
             partial = sums_so_far(parts, before[0, 0])
-            pile, adding = running_sum(sums, partial, sums.value_range, 1, toward=OUT * pitch)
+            pile, adding = running_sum(sums, partial, sums.value_range, 1, toward=OUT * pitch, color=ink)
             self.add(pile)
             self.play(*adding, vanish(numbers, rate_func=at_once), run_time=1.0)
             self.remove(pile)
@@ -271,11 +272,12 @@ class LinearProjection(StageScene):
             written = shown_value(float(before[0, 0]))
         cube = row.like(before[:1, :1], (float(before.min()), float(before.max())))
         cube.scale(pitch / cube.pitch).align_cell((0, 0, 0), at)
-        # on the colors of the sums it ends, as the pile left it, while their name is there (on the output's from
-        # its first frame, a still showed it under "row sums" on another scale: 21_0186, the 47th reader); the
-        # output's as it goes to its place, their name gone
+        # as the pile left it while the row sums' name is there (on the output's from its first frame, a still
+        # showed it under "row sums" on another scale: 21_0186, the 47th reader); the output's as it goes to its
+        # place, their name gone
         leaving = cube.copy()
-        cube.recolor(before[:1, :1], last.value_range)
+        cube.cube_rgb[:], cube.cube_t[:] = ink, np.nan  # the sum as the pile left it, on no bar (on the row
+        # sums', the sum of them came out orange, then yellow-green on the output's: 21_0186, the 48th reader)
         # the sum named with its number where it stands (one small cube, unnamed, read as a stray: 21_0166),
         # over the place of the products it came from, named over it (at the row sums' top, its name ran into
         # W[0]'s; under it, level with the rows, onto W[0] where the blocks are wide: 16 long words, 8 heads)
