@@ -621,7 +621,9 @@ class MatmulMotion:
             # 12_0069); kept clear of A's label where that is on its side
             on_bench_at(label, (at or piece) if on_bench else right, (-1 if row else 0) if on_bench else 0,
                         whole_b=True if on_bench else None)
-            return kept_in(label, clear_of_a=on_bench)
+            # clear of A's label on its side (over B, a products' shape ran into A's bar's end: "4.1417×8",
+            # 10_0509, the 48th reader)
+            return kept_in(label, clear_of_a=True)
 
         def kept_in(label, clear_of_a: bool):
             """``label`` kept inside the stage area (``clear_of_a``: and clear of
