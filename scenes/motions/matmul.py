@@ -12,17 +12,18 @@ blocks. The column slides onto the row and the pair becomes its k
 products, on their own color scale (smallest purple, largest red, as
 every tensor), named as PyTorch writes them (``X[0] * Xᵀ[:, 0]``); they
 are added one by one (the sum, seen: :func:`running_sum`), a pile, one
-cube on the products' colors, going down the strip taking them in, "Σ = …"
-over it the sum of the products it holds; that cube, the sum, on C's colors
+framed cube in the ink's color (a sum in progress, on no bar), going down
+the strip taking them in, "Σ = …" over it the sum of the products it holds; that cube, the sum, on C's colors
 as their name goes, flies into C[0, 0]. The next columns come out of B one
 at a time, faster, to meet the row on the bench, summed the same way, each
 sum flying to its cell as the next pair comes; B keeps its whole label,
 scale included, while they do. Every later row's products come onto all of B at once, column by
 column (``X[1] * columns of Xᵀ``: the row broadcast over every column, on
 their own scale: one picture for every row after the first), named in B's
-stead while they cover it; each column of them is added up the same way,
-a framed row of sums so far going down them (B's rows coming back dimmed
-behind it), which goes into C's row: one row after another, faster; the
+stead while they cover it, the signs between the blocks "→" and "Σ→"; each
+column of them is added up the same way, a framed row of sums so far going
+down them (B's rows coming back dimmed behind it), which goes into C's row:
+one row after another, faster; the
 rows after those a repeated matmul works show their products over B as C's
 row fills, with no running sum. Nothing is left half-way between blocks.
 """
@@ -788,9 +789,9 @@ class MatmulMotion:
 
             return next((side for side in (UP, DOWN) if clear(side)), None)
 
-        def add_up(piece, i, j, cube, explain: bool, run_time: float) -> tuple[VGroup, CubeGrid]:
+        def add_up(piece, i, j, cube, explain: bool, run_time: float) -> tuple[VGroup, CubeGrid, Rectangle]:
             """The products added one by one, seen (:func:`running_sum`): a
-            pile, one cube on the products' colors (their bar the one in sight), slides down the strip
+            pile, one framed cube in the ink's color (a sum in progress, on no bar), slides down the strip
             taking in each product as it reaches it, and above it, in the place the strip has left, "Σ so far = …",
             the sum of the products it holds ("Σ = …" once it holds them all), changing (a new text at once, never
             a morph: a glyph of the last doubled, 15_0164) as each lands; the
@@ -803,7 +804,7 @@ class MatmulMotion:
             ``run_time``. ``cube`` is a stand-in the pile's size. Returns the
             sum (shown, pinned: its one text, the whole sum, at the end) and
             the pile (shown: one cube, the sum, over the last product's place;
-            a piece of the products until :func:`on_c`)."""
+            a piece of the products until :func:`on_c`) and its frame (shown)."""
             terms = products[i, j]
             count = len(terms)
             # said to be a sum so far until it is the whole sum (a quick cell's "Σ = 0.00" beside products up to
@@ -864,7 +865,7 @@ class MatmulMotion:
             return number, heap, frame
 
         def on_c(grid, values, shift=ORIGIN) -> InPlace:
-            """``grid`` (sums on the products' colors) on C's colors from the
+            """``grid`` (sums in progress, on no bar) on C's colors from the
             play's first frame, as the products and their name go, moving by
             ``shift`` over the play."""
             start, way = grid.points.copy(), np.asarray(shift, float)
@@ -1072,8 +1073,8 @@ class MatmulMotion:
             scene.wait(0.3 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products summed as the first cell's were (:func:`running_sum`): a row of cubes, the
-            # sums so far on the products' colors (their bar in sight), goes down the columns taking in the
-            # products, and ends as C's row i, on C's colors as it leaves them
+            # sums so far in the ink's color (on no bar), goes down the columns taking in the products, and ends
+            # as C's row i, on C's colors as it leaves them
             # (squashed into a band of the products' colors under their name and shape, the columns read as a
             # glitch: 08_0221, 12_0425, the 42nd reader). B, under them, is not seen (B's colors under the name
             # "products": 19_0328); its rows come back dimmed as the sums pass them, as a block not in play is
