@@ -42,7 +42,7 @@ from tensors import matmul_products
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, appear, at_end, at_once, halfway, opacity_setter, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
-from ..components.projection import FRONT, project, view_rotation, world_at_screen
+from ..components.projection import FRONT, project, project_at, view_rotation, world_at_screen
 from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
@@ -63,7 +63,8 @@ LONG_PRODUCT = 22  # characters of a products' name written on one line
 WIDE_PRODUCTS = 5.2  # a products' name wider than this (a line, frame units) is said in a caption instead
 SHORT_CAPTION = 84  # characters: a caption sure to fit its two lines
 FRAME_STROKE = 2.5  # the frames around the row, column and cell in play
-FRAME_PAD = 0.18  # of a pitch, between a frame and the cubes it frames
+FRAME_PAD = 0.18  # of a pitch, between a frame and the cubes it frames (less where next cells are nearer)
+LINE_UNIT = 0.01  # a stroke width of 1 in frame units (Manim's cairo line width multiple)
 POINTER = 0.2  # the height of a mark pointing at a product the caption writes out
 
 
@@ -383,12 +384,44 @@ def frame_around(layout: Layout, grid: CubeGrid, index, pad: float = FRAME_PAD,
                  stroke: float = FRAME_STROKE) -> Rectangle:
     """A frame round the cells ``index`` of ``grid`` on screen, ``pad`` (of
     a pitch) clear of them (pinned, not shown)."""
-    left, bottom, right, top = layout.screen_box([grid.subgrid(index)])
-    pad = pad * grid.pitch
-    box = Rectangle(width=right - left + 2 * pad, height=top - bottom + 2 * pad, stroke_width=stroke,
-                    color=layout.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
-    layout.fixed(box)
-    return box
+    box = layout.screen_box([grid.subgrid(index)])
+    left, bottom, right, top = box
+    pads = _pads_clear(layout, grid, index, box, pad * grid.pitch, stroke * LINE_UNIT / 2)
+    left, bottom, right, top = left - pads[0], bottom - pads[1], right + pads[2], top + pads[3]
+    frame = Rectangle(width=right - left, height=top - bottom, stroke_width=stroke,
+                      color=layout.theme.ink).move_to([(left + right) / 2, (bottom + top) / 2, 0.0])
+    layout.fixed(frame)
+    return frame
+
+
+def _pads_clear(layout: Layout, grid: CubeGrid, index, box, pad: float, half_line: float) -> list[float]:
+    """The frame's pad on each side of ``box`` (left, bottom, right, top):
+    ``pad``, or less where the grid's next cells on that side are nearer, the
+    line then half-way between (the frame round C's row i at a full pad lay
+    over the lower half of row i - 1, the row just formed: 03_0480, 05_0582,
+    the 49th reader)."""
+    framed = grid.cell_ids(index)
+    layer = int(np.prod(grid.grid_shape[1:]))  # next cells in the framed heads' layers (not heads behind)
+    others = np.setdiff1d(np.flatnonzero(np.isin(np.arange(grid.cell_count) // layer, framed // layer)), framed)
+    if not others.size:
+        return [pad] * 4
+    screen = project_at(layout.camera, grid.cube_corners()[others])  # (cells, 8, 2)
+    lows, highs = screen.min(axis=1), screen.max(axis=1)
+    left, bottom, right, top = box
+    pads = []
+    for axis, side, edge in ((0, -1, left), (1, -1, bottom), (0, 1, right), (1, 1, top)):
+        across = 1 - axis  # a neighbour on this side overlaps the box across the side by half a cube or more
+        low, high = (box[0], box[2]) if across == 0 else (box[1], box[3])
+        overlap = np.minimum(highs[:, across], high) - np.maximum(lows[:, across], low)
+        size = highs[:, across] - lows[:, across]
+        beyond = (lows[:, axis] + highs[:, axis]) / 2 * side > edge * side
+        near = beyond & (overlap > size / 2)
+        if not near.any():
+            pads.append(pad)
+            continue
+        gap = float(((lows[near, axis] if side > 0 else -highs[near, axis]) - edge * side).min())
+        pads.append(float(np.clip(gap / 2 - half_line, 0.0, pad)))
+    return pads
 
 
 def _resized(old, new, tolerance: float = 0.1) -> bool:
@@ -502,21 +535,36 @@ class MatmulMotion:
         ends = own_range(self.products)  # the widest ticks a products' label can have
         above = [layout.sized_label(self.products_title(longest[0], m - 1, n - 1), (), value_range=ends)]
         if m > 1:
-            above.append(layout.sized_label(self.products_title(longest[1], m - 1), (k, n), value_range=ends))
+            # (a two-line name that names B is no wider than B's label and as tall: it stands in its place)
+            title = self.products_title(longest[1], m - 1).split(" of\n")[0]
+            above.append(layout.sized_label(title, (k, n), value_range=ends))
         above.append(layout.sized_label(self.row_title(0), (), value_range=left.value_range))
         self.room = Rectangle(width=max(a.width for a in above), height=max(a.height for a in above))
         self.room.side = UP
         self.signs = self.arrangement = None
 
-    def products_title(self, name: str, row: int, column: int | None = None) -> str:
+    def products_title(self, name: str, row: int, column: int | None = None, right: str | None = None) -> str:
         """The products' name: ``name`` (:func:`products_name`'s) where it
-        fits, else the row and column alone ("row 16 * column 7", "row 3 *
-        columns"), the caption naming the operands."""
+        fits, else A's row by its number and B by its name, on two lines
+        ("row 3 * columns of", "multihead_keys[0].T"; a cell's, under B's
+        label, "row 16 * column 7"), else the row and column alone ("row 16 * column 7", "row 3 * columns"), the caption
+        naming the operands."""
         if self.spelled:
             return _broken(name)
         if self.vector:
             return f"row {row} * the vector"
-        return f"row {row} * columns" if column is None else f"row {row} * column {column}"
+        # the row is A's framed one; B's part named as PyTorch writes it where a line holds it ("row 2 *
+        # columns" did not say of what: 17_0297, 19_0537, the 49th reader)
+        if column is not None:  # a cell's: under B's label, B named there
+            return f"row {row} * column {column}"
+        named = f"row {row} * columns of\n{right or self.names[1]}"  # ``right``: B's name now (a later head's)
+        return named if _fits(named) else f"row {row} * columns"
+
+    def products_shape(self, title: str, shape) -> tuple:
+        """The shape a products' label shows: none under a name of two lines
+        that names B (the products lie over B, B's shape; the room a label of
+        three lines has, the blocks kept their size: 17 at 4 px cubes)."""
+        return () if not self.spelled and " of\n" in title else tuple(shape)
 
     def row_title(self, i: int) -> str:
         """The row of A laid beside a column of B, before it multiplies:
@@ -610,7 +658,8 @@ class MatmulMotion:
             side = arrangement.products_side
             # a strip (the row, one cell's products) is named without a shape: its cubes are there to count
             on_bench = np.ndim(values) == 1
-            label = layout.name(piece, name, side, shape=values.shape if np.ndim(values) > 1 else (), values=values)
+            label = layout.name(piece, name, side, shape=self.products_shape(name, values.shape)
+                                if np.ndim(values) > 1 else (), values=values)
             # B's label first: B stays in sight and named beside the pieces while a strip stands on the
             # bench; products over all of B are the one block there, named once ("… columns of B": one
             # name and one color bar, 03_0437, 05_0526). Over (or under) the strip on the bench, reaching
@@ -860,8 +909,10 @@ class MatmulMotion:
                 scene.captions.later(shown * run)
             scene.add(heap, number, frame)
             scene.play(*adding, InPlace(frame, framing, rate_func=linear), writing, *told, run_time=run)
-            if explain:
-                scene.wait(0.3 / speed)
+            if explain:  # held, the products all taken in: their name goes with them (held over the pile alone,
+                # a legend named a strip no longer there: 08_0134, 09_0135, the 49th reader)
+                gone = clear_products()
+                scene.play(*gone, run_time=0.3 / speed) if gone else scene.wait(0.3 / speed)
             return number, heap, frame
 
         def on_c(grid, values, shift=ORIGIN) -> InPlace:
@@ -1148,8 +1199,8 @@ class MatmulMotion:
                 values_i = made[i].T  # k×n, laid over B
                 piece = right.like(values_i, own_range(values_i))
                 piece.align_cell((0, 0, 0), right.cell_center(0, 0) + lift)
-                labels.append(products_label(piece, products_title(products_name(a_name, b_name, i, vector=vector), i),
-                                             values_i))
+                title = products_title(products_name(a_name, b_name, i, vector=vector), i, right=b_name)
+                labels.append(products_label(piece, title, values_i))
                 pieces.append(piece)
             # all of them in one group from the start, one row's in sight at a time (a group's members swapped
             # in a play are drawn as they stood at its start, the first row's name under every other's)
