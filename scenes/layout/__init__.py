@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
-from manim import LEFT, UP, Mobject, VGroup
+from manim import LEFT, RIGHT, UP, Mobject, VGroup
 
 from ..components.cubegrid import CubeGrid
 from ..components.guides import axis_guides, guide_room, guide_sides
@@ -333,6 +333,12 @@ class Layout:
         self.upright(*labels)
         grid.column_words = labels
         return labels
+
+    def row_word(self, grid: CubeGrid, row: int, word: str, side=RIGHT, font_size: int = TEXT_SIZE) -> Mobject:
+        """One token's word beside one of ``grid``'s rows (see :func:`.text.row_word`), upright."""
+        label = text.row_word(self.camera, grid, row, word, self.theme, self.area(), side, font_size)
+        self.upright(label)
+        return label
 
     def column_word(self, grid: CubeGrid, column: int, word: str, font_size: int = TEXT_SIZE) -> Mobject:
         """One token's word over one of ``grid``'s columns (see :func:`.text.column_word`), upright."""

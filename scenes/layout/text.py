@@ -18,7 +18,7 @@ from ..components.projection import project_at
 from .area import StageArea
 from .fit import screen_box
 
-__all__ = ["word_room", "word_labels", "column_words", "column_word", "word_stride", "row_text_scale", "fitted_word",
+__all__ = ["word_room", "word_labels", "column_words", "column_word", "row_word", "word_stride", "row_text_scale", "fitted_word",
            "WORD_GAP", "GUIDES_RIGHT"]
 
 WORD_GAP = 0.12  # between a block and the words naming its rows
@@ -161,6 +161,22 @@ def _over_column(grid: CubeGrid, column: int, text: Mobject) -> Mobject:
     text.rotate(np.pi / 2)
     text.turned = True  # its line runs up the screen (the text rules measure its width)
     return text.move_to(grid.cell_center(0, column) - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
+
+
+def row_word(camera, grid: CubeGrid, row: int, word: str, theme: Theme, area: StageArea, side=RIGHT,
+             font_size: int = TEXT_SIZE) -> Mobject:
+    """One word beside row ``row`` of ``grid`` on ``side``, full size however
+    thin the row (shown alone: it overhangs the rows beside it), shortened
+    with an ellipsis to the room up to ``area``'s edge."""
+    x_axis, _, _ = grid.axis_vectors()
+    right_side = np.dot(side, RIGHT) > 0
+    left, _, right, _ = screen_box(camera, [grid])
+    room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
+    text = fitted_word(word, theme, font_size, 1.0, room)
+    text.row = row
+    edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
+    text.move_to(edge + (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis))
+    return text
 
 
 def column_word(camera, grid: CubeGrid, column: int, word: str, theme: Theme, area: StageArea,

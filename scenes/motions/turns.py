@@ -186,6 +186,12 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     above = VGroup(*[layout.column_word(source, j, word) for j, word in enumerate(words[:cols])])
     for word in above[1:]:
         word.set_opacity(0.0)
+    # the column in flight's word beside the row it becomes, right of it, one at a time (the rows' own words,
+    # every third where rows are thin, left the framed row's unsaid: "you" over the column, "can" beside the
+    # target read "you → can", 19_0071, the 49th reader)
+    beside = VGroup(*[layout.row_word(result, j, word) for j, word in enumerate(words[:cols])])
+    for word in beside[1:]:
+        word.set_opacity(0.0)
     x_axis, row_axis, _ = source.axis_vectors()
     normal = np.cross(row_axis, x_axis)
     pieces = [source.subgrid((slice(None), slice(None), j), values_shape=(depth, rows, 1)) for j in range(cols)]
@@ -196,7 +202,7 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     # the caption for column 0 with the slots, column 0 and row 0 framed, in a play too short for a still to
     # catch and the flight right after it (said as the slots came, over 0.6 s, a still showed the caption over a
     # grey block and no column in play: 15_0406, the 37th reader)
-    scene.play(appear(result), appear(result.label), appear(sign), appear(above[0]), *told(),
+    scene.play(appear(result), appear(result.label), appear(sign), appear(above[0]), appear(beside[0]), *told(),
                *[appear(box, rate_func=at_once) for box in (boxes[0], targets[0])], run_time=0.3)
     scene.remove(boxes[0], targets[0])  # the first flight's frames stand there from its first frame
     landed = layout.word_labels(result, words)
@@ -217,18 +223,20 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
         lands = [(by_row[j], end) for j, end in zip(js, ends) if j in by_row]
         scene.play(*flights, _landing(result, js, ends), *_words_landing(*zip(*lands)) if lands else [],
                    *[move for _, move in marks], _naming(VGroup(*[above[j] for j in js]), begins),
-                   run_time=run_time)
+                   _naming(VGroup(*[beside[j] for j in js]), begins), run_time=run_time)
         scene.remove(*[pieces[j] for j in js])
         return [mark for mark, _ in marks]
 
     frames = fly([0], 0.0, 1.0 / speed)
     scene.wait(0.4 / speed)  # column 0 laid as row 0, both framed: the step a still should catch
     if cols > 1:
-        scene.play(*told_rest(), *[vanish(m, rate_func=at_once) for m in (*frames, above[0])], run_time=0.25)
+        scene.play(*told_rest(), *[vanish(m, rate_func=at_once) for m in (*frames, above[0], beside[0])],
+                   run_time=0.25)
         frames = fly(list(range(1, cols)), COPY_LAG, min(3.4, 1.0 + 0.35 * cols) / speed)
         first = [boxes[0], targets[0]]
         scene.play(*[f.animate.become(b) for f, b in zip(frames, first)], *swap(above[cols - 1], above[0]),
-                   run_time=0.4)
+                   vanish(beside[cols - 1], rate_func=at_once), run_time=0.4)
+    scene.remove(*beside)  # every row laid, with its own word where rows have room: the flights' words go
     if say_end is not None:
         say_end()
     scene.wait(0.6)
