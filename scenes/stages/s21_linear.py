@@ -7,7 +7,7 @@ from manim import DOWN, LEFT, OUT, RIGHT, UP, VGroup, color_to_rgb
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
-from scenes.components.fades import appear, at_once, swap, vanish
+from scenes.components.fades import appear, at_end, at_once, swap, vanish
 from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_text
 from scenes.components.numbers import cell_arithmetic, shown_sum, shown_value, sum_terms, tick_values
 from scenes.components.projection import FRONT, project_at, world_at_screen
@@ -65,6 +65,10 @@ class LinearProjection(StageScene):
         self.play(*[appear(m) for m in (flat_grid, w, result)],
                   *[appear(m.label) for m in (flat_grid, w, result)], run_time=1.0)
         self.wait(0.6)
+        # why the output is this wide, said as W is first seen (said only where the rows did not come out alike,
+        # at the end, an output of d_v = 18 against X's d = 16 stopped a lecturer: 21, the 49th reader)
+        self.say(self.width_of(d_out, width))
+        self.wait(1.2)
 
         self.step("first cell")
         whole = [flat_grid, w, result, flat_grid.label, w.label, result.label]
@@ -225,7 +229,8 @@ class LinearProjection(StageScene):
         pile, adding = running_sum(prods, partial, prods.value_range, 0, reverse=True, toward=OUT * pitch,
                                    color=ink)  # toward the eye: over the product it is reaching
         self.add(pile)
-        self.play(*adding, vanish(signs[1], rate_func=at_once), run_time=1.2)
+        self.play(*adding, vanish(signs[1], rate_func=at_once),  # one head: the products' name goes with the last
+                  *([vanish(prods.label, rate_func=at_end)] if heads == 1 else []), run_time=1.2)
         self.remove(pile)
         last = prods
         if heads > 1:
@@ -266,7 +271,10 @@ class LinearProjection(StageScene):
             partial = sums_so_far(parts, before[0, 0])
             pile, adding = running_sum(sums, partial, sums.value_range, 1, toward=OUT * pitch, color=ink)
             self.add(pile)
-            self.play(*adding, vanish(numbers, rate_func=at_once), run_time=1.0)
+            # their name goes with the last of them (held to the play's end, it named one white cube, the pile:
+            # 21_0186, the 49th reader)
+            self.play(*adding, vanish(numbers, rate_func=at_once), vanish(sums.label, rate_func=at_end),
+                      run_time=1.0)
             self.remove(pile)
         else:
             written = shown_value(float(before[0, 0]))
@@ -288,7 +296,7 @@ class LinearProjection(StageScene):
         self.layout.inside(cube.label, view=FRONT)
         self.remove(last)
         self.add(cube)
-        self.play(cube.animate.become(level), vanish(last.label, rate_func=at_once), run_time=0.4)
+        self.play(cube.animate.become(level), run_time=0.4)
         cube.recolor(before[:1, :1], leaving.value_range)  # the output's colors, as it stands now
         self.layout.bind(cube, cube.label)
         self.play(appear(cube.label, rate_func=at_once), run_time=0.2)
@@ -474,6 +482,14 @@ class LinearProjection(StageScene):
         i, j = np.unravel_index(np.argmax(cos), cos.shape)
         return (int(i), int(j)) if cos[i, j] >= SIMILAR else None
 
+    def width_of(self, d_out: int, width: int) -> str:
+        """Why the output has ``d_out`` columns, from the configuration."""
+        d, d_v = self.cfg.d, self.cfg.d_v
+        if d_out == d:
+            return f"W: {width} in, {d_out} out, back to d = {d}, the width of X: a residual can add the two"
+        return (f"W: {width} in, {d_out} out: the blog's Linear(h·d_v, d_v) goes back to d_v = {d_v}, stage 12's "
+                f"width; the paper's W_O goes to d = {d}, X's width")
+
     def remark(self, output) -> str:
         """What the output's rows show, said from the numbers."""
         unit = output / np.linalg.norm(output, axis=1, keepdims=True)
@@ -486,4 +502,4 @@ class LinearProjection(StageScene):
                     f"their attention chose the same tokens")
         if self.paper(self.cfg):
             return f"the output: {shape_text(output.shape)}, the shape of the input X (a residual can add them)"
-        return f"the output: {shape_text(output.shape)}; the blog maps to d_v, the paper back to d"
+        return f"the output: {shape_text(output.shape)}, a row of {output.shape[1]} numbers for each token"
