@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from scenes.storyboards.row_softmax import RowSoftmaxStage
+from scenes.storyboards.row_softmax import ONE_TOKEN, RowSoftmaxStage, on_one_token
 
 __all__ = ["SoftmaxRows"]
 
@@ -31,9 +31,9 @@ class SoftmaxRows(RowSoftmaxStage):
         red cells are: "median top weight" read as jargon, 04_0343)."""
         tokens = len(weights)
         mine = int((weights.argmax(axis=-1) == np.arange(tokens)).sum())
-        sharp = int((weights.max(axis=-1) >= 0.95).sum())
+        sharp = on_one_token(weights)
         if self.cfg.mask == "causal" or mine < tokens:
             return (f"{mine} of {tokens} rows weigh their own token most; {sharp} of {tokens} give one token "
-                    f"≥ 95 % of their weight")
+                    f"≥ {ONE_TOKEN:.0%} of their weight")
         return (f"here every row's largest score happens to be its own, ω[i, i] = |x⁽ⁱ⁾|²; unscaled, exp "
-                f"makes it win: {sharp} of {tokens} rows give it ≥ 95 %")
+                f"makes it win: {sharp} of {tokens} rows give it ≥ {ONE_TOKEN:.0%}")

@@ -4,6 +4,7 @@ import numpy as np
 
 from scenes.components.numbers import format_value
 from scenes.storyboards.matmul import MatmulStage
+from scenes.storyboards.row_softmax import ONE_TOKEN, mixing_rows
 
 __all__ = ["ContextVectors"]
 
@@ -23,7 +24,7 @@ class ContextVectors(MatmulStage):
     def remark(self):
         """Say plainly when A is nearly the identity, so Z is nearly X (the default example)."""
         own = np.diag(self.trace[self.left_key])
-        if own.min() >= IDENTITY_LIKE:
+        if own.min() >= ONE_TOKEN:
             # (a note that Z's bar has X's very ends read as obscure: 05_0719); where the scaled weights of
             # stage 11 do mix, the viewer is told where to see it (the scene meant to show mixing showed none,
             # with no word of where it happens: the 42nd reader's weakest five); made in stage 11, seen mixing in 12
@@ -36,10 +37,3 @@ class ContextVectors(MatmulStage):
                     f"its own row, little mixing")
         return f"here a token keeps {own.mean():.0%} of its own row on average, the rest from the others"
 
-
-IDENTITY_LIKE = 0.9  # every token keeps at least this share of its own row
-
-
-def mixing_rows(weights) -> int:
-    """How many rows of ``weights`` take under :data:`IDENTITY_LIKE` from every token (rows that mix)."""
-    return int((np.asarray(weights).max(axis=-1) < IDENTITY_LIKE).sum())

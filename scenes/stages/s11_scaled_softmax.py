@@ -5,11 +5,10 @@ from manim import DOWN
 
 from scenes.components.fades import appear, swap
 from scenes.components.numbers import format_value, shown_value, tick_values
-from scenes.storyboards.row_softmax import RowSoftmaxStage
+from scenes.storyboards.row_softmax import ONE_TOKEN, RowSoftmaxStage, on_one_token
 
 __all__ = ["ScaledSoftmax"]
 
-ONE_HOT = 0.95  # a row whose largest weight is at least this is one-hot to the eye: that cell red, the rest purple
 
 
 class ScaledSoftmax(RowSoftmaxStage):
@@ -105,19 +104,19 @@ class ScaledSoftmax(RowSoftmaxStage):
         # the lead after, from the lead before as written: the two agree on screen (6.12 ÷ √17 = 1.48, where the
         # lead rounded on its own read 1.49: two readers)
         lead = float(format_value(before)) / self.cfg.d_k ** 0.5
-        if top < 1 - ONE_HOT:
+        if top < 1 - ONE_TOKEN:
             return (f"a row's top score is still ~{shown_value(lead)} above the next (~{shown_value(before)} "
-                    f"before ÷√{self.cfg.d_k}, typical row): nearly all the weight on one token")
+                    f"before ÷√{self.cfg.d_k}, median row): nearly all the weight on one token")
         return (f"a row's top score is ~{shown_value(lead)} above the next (~{shown_value(before)} before "
-                f"÷√{self.cfg.d_k}, typical row): the next gets {top:.0%} of the top's weight")
+                f"÷√{self.cfg.d_k}, median row): the next gets {top:.0%} of the top's weight")
 
     def compared(self, before, unscaled, weights) -> str:
         """How stage 4's weights, the unscaled scores' and these differ, said
-        from the numbers: the rows that put at least :data:`ONE_HOT` on one
+        from the numbers: the rows that put at least :data:`ONE_TOKEN` on one
         token, in each."""
-        there, plain, here = (int((np.max(w, axis=-1) >= ONE_HOT).sum()) for w in (before, unscaled, weights))
+        there, plain, here = (on_one_token(w) for w in (before, unscaled, weights))
         rows = len(weights)
-        return (f"rows with ≥ {ONE_HOT:g} on one token: {here} of {rows} here, "
+        return (f"rows with ≥ {ONE_TOKEN:.0%} on one token: {here} of {rows} here, "
                 f"{plain} of {rows} in softmax(ω′) without ÷√{self.cfg.d_k}, {there} of {rows} in stage 4's α")
 
     def point_out_maxima(self, grid, weights):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from scenes.stages.s05_context import IDENTITY_LIKE, mixing_rows
+from scenes.storyboards.row_softmax import ONE_TOKEN, mixing_rows
 from scenes.storyboards.matmul import MatmulStage
 
 __all__ = ["ScaledContext"]
@@ -28,7 +28,7 @@ class ScaledContext(MatmulStage):
         rows = len(weights)
         mixing = mixing_rows(weights)
         if not mixing:
-            return f"here every row of α′ takes {IDENTITY_LIKE:.0%} or more from one token: little mixing"
-        unmixed = np.diag(self.trace["s04_attention_weights"]).min() >= IDENTITY_LIKE
-        return (f"here {mixing} of {rows} rows of α′ mix: under {IDENTITY_LIKE:.0%} from any one token"
+            return f"here every row of α′ gives one token {ONE_TOKEN:.0%} or more: little mixing"
+        unmixed = np.diag(self.trace["s04_attention_weights"]).min() >= ONE_TOKEN
+        return (f"here {mixing} of {rows} rows of α′ mix: under {ONE_TOKEN:.0%} on any one token"
                 + (" (stage 5's α mixed none)" if unmixed else ""))

@@ -14,7 +14,21 @@ from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appear, swap, vanish
 from scenes.motions.softmax import SoftmaxBench, bench_between, mask_later_tokens, soften_rows
 
-__all__ = ["RowSoftmaxStage"]
+__all__ = ["RowSoftmaxStage", "ONE_TOKEN", "on_one_token", "mixing_rows"]
+
+ONE_TOKEN = 0.95  # a row giving one token at least this share is "on one token" (one-hot to the eye: that cell red,
+# the rest purple); under it, the row mixes. One line for every scene that counts rows (95 % in 4 and 11, 90 % in 5
+# and 12: "2 of 8" on one token and "5 of 8" mixing did not add up to 8, G9 of the 49th reader)
+
+
+def on_one_token(weights) -> int:
+    """How many rows of ``weights`` give one token :data:`ONE_TOKEN` or more."""
+    return int((np.asarray(weights).max(axis=-1) >= ONE_TOKEN).sum())
+
+
+def mixing_rows(weights) -> int:
+    """How many rows of ``weights`` mix: under :data:`ONE_TOKEN` on every token (the rest of the rows)."""
+    return len(weights) - on_one_token(weights)
 
 
 class RowSoftmaxStage(StageScene):
