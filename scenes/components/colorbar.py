@@ -25,7 +25,8 @@ __all__ = ["ScaleBar", "SCALE_WIDTH", "MASKED_SIGN", "centred_on_zero"]
 SCALE_WIDTH = 1.3  # the gradient's width, frame units
 SCALE_HEIGHT = 0.16
 SCALE_STOPS = 13  # gradient stops along the hue circle
-ZERO_STROKE = 2.5  # the mark where 0 falls on a bar of both signs
+ZERO_STROKE = 4.5  # the mark where 0 falls on a bar of both signs (at 2.5, 1-2 px at 480p, "practically
+# invisible": 02_0060, the 49th reader)
 MASKED_SIGN = "−∞"  # the one sign for a masked score, on blocks and in legends
 
 
