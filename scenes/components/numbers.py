@@ -73,7 +73,8 @@ def tick_values(value_range) -> tuple[str, str]:
     """The two ends of a color scale, written to one precision: three
     significant digits of the larger end, so the smaller reads at the same
     step (``2.70`` beside ``−2.91``; a value that is 0 to that precision
-    reads ``0``). An exponent only from 100 000 up or where every digit
+    reads ``0`` where it is 0 to three decimals too, else at its first
+    significant digit: ``0.1 … 3767``). An exponent only from 100 000 up or where every digit
     would be a zero.
 
     >>> tick_values((-6.86, 24.67)), tick_values((1.64e-29, 1.0)), tick_values((-2.91, 2.7))
@@ -84,13 +85,15 @@ def tick_values(value_range) -> tuple[str, str]:
     (('−0.0784', '0.0785'), ('0', '17300'), ('0', '0'))
     >>> tick_values((1.41e-08, 6.36e+06)), tick_values((0.0003, 0.9997))
     (('0', '6.36×10⁶'), ('0', '1.000'))
+    >>> tick_values((0.102, 3767.0)), tick_values((0.00103, 17329.0)), tick_values((0.228, 1.83e5))
+    (('0.1', '3767'), ('0.001', '17329'), ('0.2', '1.83×10⁵'))
     """
     low, high = (float(v) for v in value_range)
     largest = max(abs(low), abs(high))
     if largest == 0:
         return "0", "0"
     if largest >= 1e5 or largest < 1e-4:
-        return tuple("0" if abs(v) < 1e-3 * largest else shown_value(v) for v in (low, high))
+        return tuple(_not_zero(v) if abs(v) < 1e-3 * largest else shown_value(v) for v in (low, high))
     decimals = _decimals((low, high))
     if 0 <= low and high <= 1:  # weights and other shares: to the thousandth
         decimals = max(decimals, 3)
@@ -98,7 +101,22 @@ def tick_values(value_range) -> tuple[str, str]:
     # an end that is a whole number (0 and 1 of weights, token ids) reads as one; torch.rand's 0.9997 stays
     # 1.000, never 1 (its largest can only be below 1)
     ends = [f"{round(v)}" if abs(v - round(v)) < 1e-12 else e for v, e in zip((low, high), ends)]
-    return tuple("0" if float(e) == 0 else e.replace("-", "−") for e in ends)
+    return tuple(_not_zero(v) if float(e) == 0 else e.replace("-", "−") for v, e in zip((low, high), ends))
+
+
+def _not_zero(value: float) -> str:
+    """An end that rounds to 0 beside the other: ``0`` where it is 0 to three
+    decimals, else to its first significant digit (an exp bar "0 … 3767"
+    whose smallest is 0.102 read as a wrong end: 04_0101, 18_0253, the 49th
+    reader).
+
+    >>> _not_zero(0.102), _not_zero(-0.0042), _not_zero(0.0003), _not_zero(0.0)
+    ('0.1', '−0.004', '0', '0')
+    """
+    if abs(value) < 5e-4:
+        return "0"
+    decimals = max(0, -int(np.floor(np.log10(abs(value)))))
+    return f"{value:.{decimals}f}".replace("-", "−")
 
 
 def shown_divisor(value: float) -> str:
