@@ -1115,12 +1115,17 @@ class MatmulMotion:
                                    values)
             # (the last products, if any, go in that frame: B's label goes from whatever it shows to none; the
             # frames jump to row i with them: the products of row i under a frame still on row i - 1 mismatched)
+            # the caption with them, at once (half-way, a still of the products' first frames read "one cell at
+            # a time", the last caption, over all of B's columns at once: 19_0356, the 50th reader)
+            said = _saying(scene, say, told) if told else []
+            for animation in said:
+                animation.rate_func = at_once
             scene.play(*clear_products(back=False), left.animate(rate_func=at_once).highlight((0, i), DIM),
                        right.animate(rate_func=at_once).clear_highlight(),
                        result.animate(rate_func=at_once).set_cell_opacity(FORMING_OPACITY, (0, i)),
                        *frames.to(boxes, jump=True),
                        appear(piece, rate_func=at_once), *take_place(label, covering=True), *flowing(True),
-                       *(_saying(scene, say, told) if told else []), run_time=0.25 * run_time)
+                       *said, run_time=0.25 * run_time)
             scene.wait(0.3 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products summed as the first cell's were (:func:`running_sum`): a row of cubes, the
