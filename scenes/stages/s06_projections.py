@@ -103,8 +103,9 @@ class ProjectionMatrices(StageScene):
             result.label.hang = 0
         shown = [self.layout.place(r) for r in results]
         # drawn as columns, as the matmul gives them (called "row 0" under three columns, they clashed: 06_0741)
-        self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾ (drawn as columns): token 0's query, key and value; stages 7 to 9 compute "
-                 "every token's, the rows of Q, K and V")
+        # ("stages 7 to 9 compute every token's, the rows of …" read as broken grammar: 06_0797, the 50th reader)
+        self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾ (drawn as columns): token 0's query, key and value; stages 7 to 9 compute them "
+                 "for every token: the rows of Q, K and V")
         kept = [*results, *shown]  # v⁽⁰⁾ and its name are the last matmul's too: they move, and show whole
         self.play(*[vanish(m, rate_func=at_once) for m in leaving if not any(m is k for k in kept)],
                   *[appear(m, rate_func=at_once) for m in kept], run_time=0.8)

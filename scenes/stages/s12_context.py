@@ -30,5 +30,5 @@ class ScaledContext(MatmulStage):
         if not mixing:
             return f"here every row of α′ gives one token {ONE_TOKEN:.0%} or more: little mixing"
         unmixed = np.diag(self.trace["s04_attention_weights"]).min() >= ONE_TOKEN
-        return (f"here {mixing} of {rows} rows of α′ mix: under {ONE_TOKEN:.0%} on any one token"
+        return (f"here {mixing} of {rows} rows of α′ mix tokens: their largest weight is under {ONE_TOKEN:.0%}"
                 + (" (stage 5's α mixed none)" if unmixed else ""))

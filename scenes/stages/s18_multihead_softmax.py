@@ -83,8 +83,8 @@ class MultiheadSoftmax(StageScene):
         if heads < 2:
             self.say("one head: its weights")
         self.others_to_weights(shown, weights, home, bench, head_note, told=self.saying(
-            f"then row after row, in every head together: head 0's other rows and heads 1 to {heads - 1}'s, "
-            f"each exp, then ÷ its sum") if heads > 1 else ())
+            f"then the other rows of head 0 and all rows of heads 1 to {heads - 1}, row after row, every head "
+            f"together: each row exp, then ÷ its sum") if heads > 1 else ())
         if heads > 1:  # every other row of every head formed together (head after head, "they just appear")
             fill_heads(self, self.layout, shown, run_time=4.5)
 
