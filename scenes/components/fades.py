@@ -19,8 +19,8 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "at_end", "halfway", "InPlace", "Vanish",
-           "opacity_setter"]
+__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "all_at_once", "at_end", "halfway", "InPlace",
+           "Vanish", "opacity_setter"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -100,6 +100,15 @@ def vanish(mob: Mobject, **kwargs) -> InPlace:
 def at_once(t: float) -> float:
     """A rate function that is done at the play's first frame."""
     return 1.0 if t > 0 else 0.0
+
+
+def all_at_once(animations) -> list:
+    """``animations`` (a caption's swap, say) done at the play's first frame,
+    whatever their own rate: what they show is true from that frame."""
+    animations = list(animations)
+    for animation in animations:
+        animation.rate_func = at_once
+    return animations
 
 
 def halfway(t: float) -> float:

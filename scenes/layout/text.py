@@ -18,8 +18,8 @@ from ..components.projection import project_at
 from .area import StageArea
 from .fit import screen_box
 
-__all__ = ["word_room", "word_labels", "column_words", "column_word", "row_word", "word_stride", "row_text_scale", "fitted_word",
-           "WORD_GAP", "GUIDES_RIGHT"]
+__all__ = ["word_room", "word_labels", "column_words", "column_word", "row_word", "word_stride", "row_text_scale",
+           "fitted_word", "WORD_GAP", "GUIDES_RIGHT"]
 
 WORD_GAP = 0.12  # between a block and the words naming its rows
 ROW_FILL = 1.0  # a word label is at most as tall as its row: neighbours touch, never overlap
@@ -100,10 +100,7 @@ def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, si
     each row between; a word wider than the room up to ``area``'s edge is
     shortened with an ellipsis."""
     labels = VGroup()
-    x_axis, _, _ = grid.axis_vectors()
-    right_side = np.dot(side, RIGHT) > 0
-    left, _, right, _ = screen_box(camera, [grid])
-    room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
+    room = _room_beside(camera, grid, area, side)
     shrink, stride = _word_size(camera, grid, theme, font_size)
     if not stride:
         return labels
@@ -113,12 +110,24 @@ def word_labels(camera, grid: CubeGrid, words, theme: Theme, area: StageArea, si
         if row % stride and stride != DOTTED:
             continue
         text = _skipped(theme, font_size) if row % stride else fitted_word(word, theme, font_size, shrink, room)
-        text.row = row
-        edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
-        offset = (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis)
-        text.move_to(edge + offset)
-        labels.add(text)
+        labels.add(_beside_row(grid, row, text, side))
     return labels
+
+
+def _room_beside(camera, grid: CubeGrid, area: StageArea, side) -> float:
+    """The room for a word beside ``grid``'s rows on ``side``, up to ``area``'s edge."""
+    left, _, right, _ = screen_box(camera, [grid])
+    room = area.right - right if np.dot(side, RIGHT) > 0 else left - area.left
+    return room - WORD_GAP - grid.pitch / 2
+
+
+def _beside_row(grid: CubeGrid, row: int, text: Mobject, side) -> Mobject:
+    """``text`` (a row's word) placed beside row ``row`` of ``grid`` on ``side``; it learns its row."""
+    x_axis, _, _ = grid.axis_vectors()
+    right_side = np.dot(side, RIGHT) > 0
+    text.row = row
+    edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
+    return text.move_to(edge + (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis))
 
 
 DOTTED = 2  # the words' stride at which each row (column) left without its word gets a dot
@@ -168,15 +177,8 @@ def row_word(camera, grid: CubeGrid, row: int, word: str, theme: Theme, area: St
     """One word beside row ``row`` of ``grid`` on ``side``, full size however
     thin the row (shown alone: it overhangs the rows beside it), shortened
     with an ellipsis to the room up to ``area``'s edge."""
-    x_axis, _, _ = grid.axis_vectors()
-    right_side = np.dot(side, RIGHT) > 0
-    left, _, right, _ = screen_box(camera, [grid])
-    room = (area.right - right if right_side else left - area.left) - WORD_GAP - grid.pitch / 2
-    text = fitted_word(word, theme, font_size, 1.0, room)
-    text.row = row
-    edge = grid.cell_center(row, grid.grid_shape[2] - 1 if right_side else 0)
-    text.move_to(edge + (grid.pitch / 2 + WORD_GAP + text.width / 2) * (x_axis if right_side else -x_axis))
-    return text
+    return _beside_row(grid, row, fitted_word(word, theme, font_size, 1.0, _room_beside(camera, grid, area, side)),
+                       side)
 
 
 def column_word(camera, grid: CubeGrid, column: int, word: str, theme: Theme, area: StageArea,

@@ -40,7 +40,7 @@ from manim import (DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Group, Mobject, 
 from tensors import matmul_products
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, at_end, at_once, halfway, opacity_setter, swap, vanish
+from ..components.fades import InPlace, all_at_once, appear, at_end, at_once, halfway, opacity_setter, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
 from ..components.projection import FRONT, project, project_at, view_rotation, world_at_screen
 from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_terms, shown_value
@@ -545,10 +545,11 @@ class MatmulMotion:
 
     def products_title(self, name: str, row: int, column: int | None = None, right: str | None = None) -> str:
         """The products' name: ``name`` (:func:`products_name`'s) where it
-        fits, else A's row by its number and B by its name, on two lines
-        ("row 3 * columns of", "multihead_keys[0].T"; a cell's, under B's
-        label, "row 16 * column 7"), else the row and column alone ("row 16 * column 7", "row 3 * columns"), the caption
-        naming the operands."""
+        fits; else a row's by A's row number and B's name (``right``, else
+        B's first name), on two lines ("row 3 * columns of",
+        "multihead_keys[0].T") where those fit, else "row 3 * columns"; a
+        cell's, under B's own label, "row 16 * column 7". The caption names
+        the operands."""
         if self.spelled:
             return _broken(name)
         if self.vector:
@@ -1117,15 +1118,12 @@ class MatmulMotion:
             # frames jump to row i with them: the products of row i under a frame still on row i - 1 mismatched)
             # the caption with them, at once (half-way, a still of the products' first frames read "one cell at
             # a time", the last caption, over all of B's columns at once: 19_0356, the 50th reader)
-            said = _saying(scene, say, told) if told else []
-            for animation in said:
-                animation.rate_func = at_once
             scene.play(*clear_products(back=False), left.animate(rate_func=at_once).highlight((0, i), DIM),
                        right.animate(rate_func=at_once).clear_highlight(),
                        result.animate(rate_func=at_once).set_cell_opacity(FORMING_OPACITY, (0, i)),
                        *frames.to(boxes, jump=True),
                        appear(piece, rate_func=at_once), *take_place(label, covering=True), *flowing(True),
-                       *said, run_time=0.25 * run_time)
+                       *all_at_once(_saying(scene, say, told) if told else []), run_time=0.25 * run_time)
             scene.wait(0.3 * run_time)
             shown["products"], shown["label"] = piece, label
             # each column of products summed as the first cell's were (:func:`running_sum`): a row of cubes, the

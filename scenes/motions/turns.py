@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, ORIGIN, PI, RIGHT, Arrow, Mobject, Text, VGroup, linear, smooth
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, appear, at_once, swap, vanish
+from ..components.fades import InPlace, all_at_once, appear, at_once, swap, vanish
 from ..components.labels import TEXT_FONT, TEXT_SIZE
 from ..components.projection import FRONT
 from ..layout import Margins
@@ -174,11 +174,9 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     # the caption saying the turn from the move's first frame, the move short (said half-way through a move of
     # 1 s, a still caught the block alone, everything else gone, under the last caption's "head 0 large, with
     # the tokens": 14_0486, the 49th reader)
-    said = told_move()
-    for animation in said:
-        animation.rate_func = at_once
     scene.play(*[vanish(m, rate_func=at_once) for m in leaving], viewpoint.turn(*FRONT),
-               source.animate.become(twin), *swap(old_label, twin.label), *said, run_time=0.7 / speed)
+               source.animate.become(twin), *swap(old_label, twin.label), *all_at_once(told_move()),
+               run_time=0.7 / speed)
     layout.bind(source, twin.label)
     layout.place(source)
     layout.place(result)
