@@ -1161,18 +1161,21 @@ class MatmulMotion:
                        run_time=0.35 * run_time)
             # from B's bottom row, at or below C's row i, straight into it (over C's empty rows alone); else first
             # level with C's row i, in front of B, then straight across into it: flown on a slant from B's top
-            # row, they crossed C's rows already formed (05_0632, the 40th reader, as the 39th); B back whole,
-            # framed whole with it, as they leave it (its frame left on its top row read as that row being an
-            # operand, the sums sliding out of it: 07_0431, 12_0395)
+            # row, they crossed C's rows already formed (05_0632, the 40th reader, as the 39th). B's frame, on
+            # them, goes with them (left on B's top row it read as that row being an operand, the sums sliding
+            # out of it: 07_0431, 12_0395); B stays dimmed as they passed it, not in play (B back whole and
+            # framed whole under its own name as they flew, a still read a bright Xᵀ in focus "while row 0 is
+            # computed at once", the products gone or named wrong: 08_0222, 09_0224, 16_0212, the 51st reader)
             drop = float(np.dot(result.cell_center(i, 0) - sums.cell_center(0, 0), down)) * down
+            def framing(frame):  # around the sums wherever they are (after their move in the play)
+                return InPlace(frame, lambda m, alpha: m.become(frame_around(layout, sums, (0, 0))))
+
             if not below and np.linalg.norm(drop) > 1e-6:  # the products and their name gone, B's name back
-                scene.play(on_c(sums, table[i], drop), frames.shown[1].animate.shift(drop), *clear_products(),
-                           run_time=0.12 * run_time)  # B's frame, on them, goes with them
+                scene.play(on_c(sums, table[i], drop), framing(frames.shown[1]), *clear_products(),
+                           run_time=0.12 * run_time)
             scene.play(on_c(sums, table[i], result.cell_center(i, 0) - sums.cell_center(0, 0)), *clear_products(),
-                       *uncover(), *flowing(False),
-                       right.animate(rate_func=at_once).set_cell_opacity(1.0),
-                       frames.shown[1].animate(rate_func=at_once).become(frames.around(right, (0,))),
-                       run_time=(0.32 if below else 0.2) * run_time)
+                       *uncover(), *flowing(False), right.animate(rate_func=at_once).set_cell_opacity(DIM),
+                       framing(frames.shown[1]), run_time=(0.32 if below else 0.2) * run_time)
             result.set_cell_opacity(1.0, (0, i))
             scene.remove(sums)
 
