@@ -12,6 +12,6 @@ class Keys(ProjectionStage):
     code = "keys = U_key.matmul(embedded_sentence.T).T"
     weight_key, result_key = "s06_U_key", "s08_keys"
     weight_name, result_name, role = "U_key", "K", "key"
-    # a repeat of stage 7, shorter (the third copy of one clip: 08, 09 for the 39th reader): two cells of row 0
-    # formed one by one, its rest against all of Xᵀ at once, two rows with their products, the rest swept
-    first_of, speed, rows, cells = "7", 1.5, 2, 2
+    # a repeat of stage 7, short (the same clip three times: 08, 09 for the 39th and the 48th to 51st readers):
+    # one cell of row 0 formed, its rest against all of Xᵀ at once, every other row swept
+    first_of, speed, rows, cells = "7", 1.5, 0, 1
