@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, ORIGIN, PI, RIGHT, Arrow, Mobject, Text, VGroup, linear, smooth
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, all_at_once, appear, at_once, swap, vanish
+from ..components.fades import InPlace, all_at_once, appear, at_end, at_once, swap, vanish
 from ..components.labels import TEXT_FONT, TEXT_SIZE
 from ..components.projection import FRONT
 from ..layout import Margins
@@ -171,20 +171,27 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     room = _shot(layout, twin, result, words, sign)
     twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
     layout.place(twin)
+    # the shot the move ends in, laid out as seen from there: the result's empty slots and its name come with
+    # the move (after it, a still caught the block alone, everything else gone: 14_0484, the 50th and
+    # 51st readers)
+    was = viewpoint.now
+    viewpoint.look_from(FRONT)
+    layout.place(result)
+    between = layout.screen_box([result])[0] - layout.screen_box([twin])[2]
+    layout.beside([twin], sign, RIGHT, buff=(between - room - sign.width) / 2)
+    layout.upright(sign)
+    viewpoint.look_from(was)
+    result.set_cell_opacity(SLOT_OPACITY).empty()
+    result.set_cell_opacity(0.0, (slice(1, None),))  # slots behind the front slice: nine deep, they read light grey
     # the caption saying the turn from the move's first frame, the move short (said half-way through a move of
     # 1 s, a still caught the block alone, everything else gone, under the last caption's "head 0 large, with
     # the tokens": 14_0486, the 49th reader)
     scene.play(*[vanish(m, rate_func=at_once) for m in leaving], viewpoint.turn(*FRONT),
                source.animate.become(twin), *swap(old_label, twin.label), *all_at_once(told_move()),
-               run_time=0.7 / speed)
+               *[appear(m, rate_func=at_once) for m in (result, result.label)],
+               appear(sign, rate_func=at_end), run_time=0.7 / speed)  # the sign where the block has passed
     layout.bind(source, twin.label)
     layout.place(source)
-    layout.place(result)
-    between = layout.screen_box([result])[0] - layout.screen_box([source])[2]
-    layout.beside([source], sign, RIGHT, buff=(between - room - sign.width) / 2)
-    layout.upright(sign)
-    result.set_cell_opacity(SLOT_OPACITY).empty()
-    result.set_cell_opacity(0.0, (slice(1, None),))  # slots behind the front slice: nine deep, they read light grey
     # over the column in flight its token's word, one at a time (over every column, they were too thin for
     # more than every other word)
     above = VGroup(*[layout.column_word(source, j, word) for j, word in enumerate(words[:cols])])
@@ -206,7 +213,7 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     # the caption for column 0 with the slots, column 0 and row 0 framed, in a play too short for a still to
     # catch and the flight right after it (said as the slots came, over 0.6 s, a still showed the caption over a
     # grey block and no column in play: 15_0406, the 37th reader)
-    scene.play(appear(result), appear(result.label), appear(sign), appear(above[0]), appear(beside[0]), *told(),
+    scene.play(appear(above[0]), appear(beside[0]), *told(),
                *[appear(box, rate_func=at_once) for box in (boxes[0], targets[0])], run_time=0.3)
     scene.remove(boxes[0], targets[0])  # the first flight's frames stand there from its first frame
     landed = layout.word_labels(result, words)
