@@ -13,6 +13,9 @@ class MultiheadQueries(MultiheadProjectionStage):
             "multihead_queries = multihead_queries.swapaxes(1, 2)")
     weight_key, before_key, result_key = (
         "s13_multihead_U_query", "s14_multihead_queries_before_swap", "s14_multihead_queries")
-    weight_name, result_name, transpose_code = "multihead_U_query", "multihead_queries", "swapaxes(1, 2)"
+    # the one turn spelled three ways across the stages (.T, swapaxes, permute) said once to be one (G7 of the
+    # 51st reader; stage 15 ties permute to swapaxes)
+    weight_name, result_name = "multihead_U_query", "multihead_queries"
+    transpose_code = "swapaxes(1, 2), stage 7's .T for each head"
     single = ("U_query", 7)
     turn_code = "swapaxes(1, 2)"
