@@ -74,7 +74,7 @@ def axis_guides(grid: CubeGrid, sides: tuple[str, str], theme: Theme = DARK,
     """Arrows along the named edges of ``grid`` and their words.
 
     ``sides`` comes from :func:`guide_sides`; heads run back along the top
-    right edge. ``last``: the right end of a row of blocks that starts with
+    right edge, clear of it. ``last``: the right end of a row of blocks that starts with
     ``grid`` (heads laid side by side); ``dims`` then names the row's axes.
     ``size``: the words' font size. Returns ``(arrows, words)``; the words
     are meant to be kept upright.
@@ -113,8 +113,11 @@ def axis_guides(grid: CubeGrid, sides: tuple[str, str], theme: Theme = DARK,
         else:
             add(corner(e, 0, 0, -1, 1, -1, -1), corner(e, 0, -1, -1, 1, 1, -1), x, x, row_name, True)
     if depth_name and heads > 1:
-        start = corner(e, 0, 0, -1, 1, -1, -1) + x * GUIDE_GAP
-        end = corner(e, -1, 0, -1, 1, -1, 1) + x * GUIDE_GAP
+        # along the top right edge, up and out beyond the right face (just off the edge, between two faces in
+        # sight, it ran over the cubes: 13_0210, the 50th reader)
+        away = (x * 3 - down) * GUIDE_GAP
+        start = corner(e, 0, 0, -1, 1, -1, -1) + away
+        end = corner(e, -1, 0, -1, 1, -1, 1) + away
         arrows.add(_arrow(start, end, x, theme.muted))
         word = Text(depth_name, font=TEXT_FONT, font_size=size, color=theme.muted)
         word.move_to(end).shift(RIGHT * (word.width / 2 + 0.12))

@@ -10,7 +10,7 @@ seen through.
 """
 
 import numpy as np
-from manim import DOWN, LEFT, UP, LaggedStart, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
 from scenes.components.fades import InPlace, appear, at_once, swap, vanish
@@ -26,6 +26,7 @@ __all__ = ["MultiheadProjections"]
 CARDS_SHARE = 0.6  # of the stage area's width, left: every head's matrix; right: the block they stack into
 TAG_BUFF = 0.08  # between a card and its "head h" tag
 FLIGHT = 0.6  # of a card's move to the pile, the flight at its own size; then it grows into its slice
+FAN = 1.0  # of a pitch, up and right, between a slice of the pile and the one in front of it (face on)
 
 
 class MultiheadProjections(StageScene):
@@ -167,30 +168,37 @@ class MultiheadProjections(StageScene):
         across = note_text(f"d = {tensors[0].shape[2]}", self.theme,  # the other two axes' words
                            font_size=TEXT_SIZE).height + GUIDE_ROOM
         margins = Margins(bottom=block.label.height + LABEL_BUFF + 0.1, right=guide, left=across, top=across)
-        # the cards pile up face on, in the right part: the last head's first, head 0's last, in front (flown in
-        # as the camera turned, head 0 first, a still showed seven slices of three sizes: 13_0149, 13_0146)
+        # the cards pile up face on, in the right part, fanned: each slice a little up and right of the one in
+        # front of it, the last head's first, at the back, head 0's last, in front, every card's edge in sight
+        # (piled exactly, a card growing into its slice over the larger pile read as a jumble, the pile as one
+        # card: 13_0140, the 50th and 51st readers; flown in as the camera turned, head 0 first, a still showed
+        # seven slices of three sizes: 13_0149, 13_0146)
         row, block.label.row = block.label.row, None  # out of the row of three until it goes home: under its block
-        pile = self.layout.settled(block, margins, view=FRONT, area=stack_area)
+        fan = FAN * block.pitch * (heads - 1)
+        # (the axes' words come after the turn: no room for them here)
+        pile = self.layout.settled(block, Margins(bottom=margins.bottom, top=fan, right=fan), view=FRONT,
+                                   area=stack_area)
         block.become(pile)
-        slices = block.split(axis=0)
+        fanned = [piece.shift(h * FAN * block.pitch * (UP + RIGHT)) for h, piece in enumerate(block.split(axis=0))]
         for card in cards:
             card.part_of = block
         # each card's tag rides over it, fading as it nears the pile (gone at once, no still could tell which
         # head went where: 13_0155, the 34th reader)
-        riding = [self.riding_tag(tag, card, there) for tag, card, there in zip(tags, cards, slices)]
-        self.play(LaggedStart(*[self.flying(c, t) for c, t in reversed(list(zip(cards, slices)))], lag_ratio=0.6),
+        riding = [self.riding_tag(tag, card, there) for tag, card, there in zip(tags, cards, fanned)]
+        self.play(LaggedStart(*[self.flying(c, t) for c, t in reversed(list(zip(cards, fanned)))], lag_ratio=0.6),
                   *riding, *swap(named, self.layout.place(block, view=FRONT)),
                   run_time=min(6.0, 1.5 + 0.45 * heads))
         self.remove(tags)
-        self.remove(*cards)
-        self.add(block)
-        # then the camera turns to see the depth, the block growing into the middle of the stage area (left at
-        # the right, it stood beside 60 % of an empty frame: 13_0219)
+        # then the camera turns to see the depth, the fanned cards closing into the block's slices as it grows
+        # into the middle of the stage area (left at the right, it stood beside 60 % of an empty frame: 13_0219)
         target = self.layout.settled(block, margins, view=self.view)
         left_edge = self.layout.screen_box([target], self.view)[0]
         target.shift(LEFT * max(0.0, left_edge + block.label.width - whole.right))
-        self.play(block.animate.become(target), self.viewpoint.turn(*self.view),
-                  self.layout.follow(block, target, self.view), run_time=1.2)
+        self.play(*[card.animate.become(piece) for card, piece in zip(cards, target.split(axis=0))],
+                  self.viewpoint.turn(*self.view), self.layout.follow(block, target, self.view), run_time=1.2)
+        block.become(target)
+        self.remove(*cards)
+        self.add(block)
         axes = self.axes_guide(block, heads)
         self.play(appear(axes, rate_func=at_once), *self.saying(
             f"{names[0]}: {heads} heads deep, each slice {shape_text(tensors[0].shape[1:])}: rows d_k, "
