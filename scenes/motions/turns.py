@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, ORIGIN, PI, RIGHT, Arrow, Mobject, Text, VGroup, linear, smooth
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, all_at_once, appear, at_end, at_once, swap, vanish
+from ..components.fades import InPlace, all_at_once, appear, at_end, at_once, halfway, swap, vanish
 from ..components.labels import TEXT_FONT, TEXT_SIZE
 from ..components.projection import FRONT
 from ..layout import Margins
@@ -18,19 +18,21 @@ __all__ = ["turn", "turn_sign", "transpose_beside", "MAX_GROWTH"]
 COPY_LAG = 0.6  # of one column's flight, the next column's start after it: two in flight at most
 
 
-def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: float = 1.0,
+def turn(mob: Mobject, angle: float, axis, about_point=None, shift=None, scale: float = 1.0, lift=None,
          **kwargs):
-    """A rigid turn (plus an optional shift and growth), not a straight-line morph."""
+    """A rigid turn (plus an optional shift and growth), not a straight-line morph; ``lift``: a
+    shift out and back on the way (toward the eye: in front of whatever it passes)."""
     start = mob.copy()  # one copy: the turn is recomputed from the start pose each frame
     about = np.asarray(mob.get_center() if about_point is None else about_point, dtype=float)
     shift = np.zeros(3) if shift is None else np.asarray(shift, dtype=float)
+    lift = np.zeros(3) if lift is None else np.asarray(lift, dtype=float)
 
     def update(m, alpha):
         m.points = start.points.copy()
         m.rotate(alpha * angle, axis=np.asarray(axis, float), about_point=about)
         if scale != 1.0:
             m.scale(1.0 + alpha * (scale - 1.0), about_point=about)
-        m.shift(alpha * shift)
+        m.shift(alpha * shift + lift * np.sin(PI * alpha))
 
     return InPlace(mob, update, **kwargs)
 
@@ -171,8 +173,8 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     room = _shot(layout, twin, result, words, sign)
     twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
     layout.place(twin)
-    # the shot the move ends in, laid out as seen from there: the result's empty slots and its name come with
-    # the move (after it, a still caught the block alone, everything else gone: 14_0484, the 50th and
+    # the shot the move ends in, laid out as seen from there: the result's empty slots come with the move, its
+    # name as the source's changes (after it, a still caught the block alone, everything else gone: 14_0484, the 50th and
     # 51st readers)
     was = viewpoint.now
     viewpoint.look_from(FRONT)
@@ -188,8 +190,8 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     # the tokens": 14_0486, the 49th reader)
     scene.play(*[vanish(m, rate_func=at_once) for m in leaving], viewpoint.turn(*FRONT),
                source.animate.become(twin), *swap(old_label, twin.label), *all_at_once(told_move()),
-               *[appear(m, rate_func=at_once) for m in (result, result.label)],
-               appear(sign, rate_func=at_end), run_time=0.7 / speed)  # the sign where the block has passed
+               appear(result, rate_func=at_once), appear(result.label, rate_func=halfway),  # with the source's new
+               appear(sign, rate_func=at_end), run_time=0.7 / speed)  # name; the sign where the block has passed
     layout.bind(source, twin.label)
     layout.place(source)
     # over the column in flight its token's word, one at a time (over every column, they were too thin for
