@@ -1,14 +1,15 @@
 """Stage 6: the projection matrices U_query, U_key, U_value, and what each does to one token."""
 
-from manim import DOWN, LEFT, RIGHT, UP, Brace, Group
+from manim import DOWN, LEFT, OUT, PI, RIGHT, UP, AnimationGroup, Brace, Group, LaggedStart
 
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
-from scenes.components.fades import appear, at_once, vanish
+from scenes.components.fades import all_at_once, appear, at_end, at_once, vanish
 from scenes.components.labels import TEXT_SIZE
 from scenes.components.projection import FRONT
 from scenes.layout import Margins
 from scenes.motions.matmul import matmul
+from scenes.motions.turns import turn
 
 __all__ = ["ProjectionMatrices"]
 
@@ -102,14 +103,43 @@ class ProjectionMatrices(StageScene):
         for result in results:  # centred, not hanging from the end vectors' outer edges: a vector is one column
             result.label.hang = 0
         shown = [self.layout.place(r) for r in results]
-        # drawn as columns, as the matmul gives them (called "row 0" under three columns, they clashed: 06_0741)
-        # ("stages 7 to 9 compute every token's, the rows of …" read as broken grammar: 06_0797, the 50th reader)
-        self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾ (drawn as columns): token 0's query, key and value; stages 7 to 9 compute them "
-                 "for every token: the rows of Q, K and V")
+        # columns, as the matmul gives them (called "row 0" under three columns, they clashed: 06_0741)
+        self.say("q⁽⁰⁾, k⁽⁰⁾, v⁽⁰⁾: token 0's query, key and value, each one column U · x⁽⁰⁾")
         kept = [*results, *shown]  # v⁽⁰⁾ and its name are the last matmul's too: they move, and show whole
         self.play(*[vanish(m, rate_func=at_once) for m in leaving if not any(m is k for k in kept)],
                   *[appear(m, rate_func=at_once) for m in kept], run_time=0.8)
         self.wait(0.9)
+        self.laid_down(results)
+
+    def laid_down(self, columns):
+        """q⁽⁰⁾, k⁽⁰⁾ and v⁽⁰⁾ each turning a quarter turn about its middle,
+        into a row, the three rows one under another, large: as stages 7 to 9
+        draw them, row 0 of Q, K and V (left as three thin columns, the
+        closing shot was dull and the next scenes' rows read as another
+        orientation: 06_0797, the 50th and 51st readers)."""
+        rows = []
+        for column in columns:
+            values = column.values.reshape(1, 1, -1)
+            row = column.like(values, column.value_range, dims=(None, None, column.dims[1]))
+            self.layout.name(row, column.label.tensor_name, UP, shape=(values.size,))
+            row.label.hang = 1  # from the row's left end, as the rows start
+            rows.append(row)
+        label = max(r.label.height for r in rows) + 0.3
+        self.layout.grid_of_blocks(rows, 1, gap=(0.0, label), margins=Margins(top=label))
+        placed = [self.layout.place(r) for r in rows]
+        # one after another, each lifted toward the eye on its way (over the columns still standing), the rows
+        # named once all have landed (a stick still turning crossed a landed row's name); said as they turn: a
+        # still of the rows under "each one column" would contradict it
+        self.play(LaggedStart(*[AnimationGroup(
+            turn(c, PI / 2, OUT, shift=r.get_center() - c.get_center(), scale=r.pitch / c.pitch,
+                 lift=OUT * 3 * r.pitch),
+            vanish(c.label, rate_func=at_once)) for c, r in zip(columns, rows)], lag_ratio=0.7),
+            *[appear(named, rate_func=at_end) for named in placed],  # named once every stick has landed
+            *all_at_once(self.saying("laid down as rows, as stages 7 to 9 draw every token's: row 0 of Q, of K "
+                                     "and of V")), run_time=2.4)
+        self.remove(*columns)
+        self.add(*rows)
+        self.wait(0.8)  # the scene's closing hold follows: no still stretch over 2 s
 
     def shapes(self, grids, d, d_k, d_v) -> Group:
         """Braces naming the axes' lengths: d_k and d on U_query, d_v on U_value."""
