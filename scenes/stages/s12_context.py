@@ -23,7 +23,8 @@ class ScaledContext(MatmulStage):
 
     def remark(self):
         """Say whether α′ mixes, counted from its rows (the first scene where tokens mix went unsaid: 12_0566,
-        the 42nd reader), against stage 5's α where that one mixed none."""
+        the 42nd reader), against stage 5's α where that one mixed little, none of its rows (said "mixed none"
+        here, "little mixing" there, two words for one fact read as a contradiction: G7 of the 51st reader)."""
         weights = self.trace[self.left_key]
         rows = len(weights)
         mixing = mixing_rows(weights)
@@ -31,4 +32,4 @@ class ScaledContext(MatmulStage):
             return f"here every row of α′ gives one token {ONE_TOKEN:.0%} or more: little mixing"
         unmixed = np.diag(self.trace["s04_attention_weights"]).min() >= ONE_TOKEN
         return (f"here {mixing} of {rows} rows of α′ mix tokens: their largest weight is under {ONE_TOKEN:.0%}"
-                + (" (stage 5's α mixed none)" if unmixed else ""))
+                + (" (stage 5's α: no such row, little mixing)" if unmixed else ""))
