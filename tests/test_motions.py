@@ -834,6 +834,47 @@ def test_a_rows_sums_never_pass_over_the_rows_already_formed(tmp_path):
     assert len(flights) >= 4  # rows 1 … in flight, sampled
 
 
+def test_a_rows_sums_fly_framed_with_b_out_of_play(tmp_path):
+    """While a row's sums are on screen (going down B, then flying into C's
+    row), B is not lit (B lit whole under its own name as they flew, a
+    still read a bright B in focus "while row 0 is computed at once":
+    08_0222, 09_0224, the 51st reader), and a frame is on them at every
+    0.05 s sample: it goes with them."""
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(size=(4, 6)), rng.normal(size=(6, 5))
+    seen = {"flying": 0, "framed": 0, "b lit": 0}
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            left, right = operands(self, a, b)
+            matmul(self, self.layout, self.viewpoint, left, right, a @ b, matmul_products(a, b),
+                   names=("A", "B", "C"), cells=0)
+
+    def during(scene):
+        grids = [m for m in scene.mobjects if isinstance(m, CubeGrid)]
+        named = {getattr(getattr(g, "label", None), "tensor_name", ""): g for g in grids}
+        c, right = named.get("C"), named.get("B")
+        if c is None or right is None or right.grid_shape != (1, 6, 5):
+            return
+        sums = [g for g in grids if g is not c and getattr(g, "part_of", None) is c and g.grid_shape == (1, 1, 5)]
+        for strip in sums:
+            seen["flying"] += 1
+            seen["b lit"] += float(right.cube_opacity.max()) > 0.5
+            x0, y0 = project(scene.camera, strip.cell_centers()).reshape(-1, 2).min(axis=0)
+            x1, y1 = project(scene.camera, strip.cell_centers()).reshape(-1, 2).max(axis=0)
+            frames = [r for top in scene.mobjects for r in top.get_family() if isinstance(r, Rectangle)
+                      and r.get_stroke_opacity() > 0.5]
+            seen["framed"] += any(r.get_left()[0] <= x0 and r.get_right()[0] >= x1 and r.get_bottom()[1] <= y0
+                                  and r.get_top()[1] >= y1 for r in frames)
+
+    render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
+    assert seen["flying"] >= 8
+    assert seen["b lit"] == 0
+    assert seen["framed"] == seen["flying"]
+
+
 def _products_in_sight(scene):
     """The blocks in sight named as products ("… * …"), with their numbers."""
     return [g for top in scene.mobjects for g in top.get_family() if isinstance(g, CubeGrid)
