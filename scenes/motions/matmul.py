@@ -887,8 +887,8 @@ class MatmulMotion:
                         shown = alpha
                         break
                 update(number, 0.0)
-                told = _saying(scene, say, f"the {count} products added one by one: the cube taking them in is the "
-                                            f"sum so far, Σ")
+                told = _saying(scene, say, f"the {count} products added one by one into the framed cube: "
+                                            f"Σ so far")
                 for animation in told:
                     animation.rate_func = lambda t, at=shown: 1.0 if t >= at else 0.0
             sums = sums_so_far(terms, table[i, j])

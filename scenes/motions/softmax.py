@@ -253,7 +253,7 @@ def _soften(scene, layout, bench: SoftmaxBench, row: int, row_scores, row_weight
     lifted = named(lifted_name(bench.scores_name, row, scale_note, word), side,
                    scale_of=_colors_of(bench.scores_name, "the scores"))
     piece.move_to(start)
-    said = row_numbers(f"row {row}: {_row_of(bench.scores_name, row)}{scale_note}", row_scores) if first else None
+    said = row_numbers(f"row {row}, {_row_of(bench.scores_name, row)}{scale_note}", row_scores) if first else None
     scene.add(piece)
     scene.play(scores.animate.highlight((0, row), DIM), weights.animate.set_cell_opacity(0.45, (0, row)),
                piece.animate.align_cell((0, 0, 0), spot), appear(lifted, rate_func=halfway),

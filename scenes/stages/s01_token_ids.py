@@ -87,14 +87,14 @@ class TokenIds(StageScene):
         self.layout.fixed(*word_mobs, dictionary, dict_title)
 
         self.step("sentence")
-        self.say(f"the sentence: {len(words)} words; sentence will hold their ids")
+        self.say(f"the {len(words)} words of the sentence; the tensor sentence will hold their ids")
         column.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots, named from the start
         self.play(LaggedStart(*[appear(w) for w in word_mobs], lag_ratio=0.12), appear(column),
                   appear(self.layout.place(column)))
         self.play(appear(dictionary), appear(dict_title))
 
         self.step("lookup")
-        self.say("each word is looked up: its id is its place in the dictionary")
+        self.say("each word is looked up: its id is its place in the dictionary, its words sorted A to Z")
         id_texts = VGroup()
         for row, word in enumerate(words):
             token = int(ids[row])

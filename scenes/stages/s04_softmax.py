@@ -35,5 +35,5 @@ class SoftmaxRows(RowSoftmaxStage):
         if self.cfg.mask == "causal" or mine < tokens:
             return (f"{mine} of {tokens} rows weigh their own token most; {sharp} of {tokens} give one token "
                     f"≥ {ONE_TOKEN:.0%} of their weight")
-        return (f"here every row's largest score happens to be its own, ω[i, i] = |x⁽ⁱ⁾|²; unscaled, exp "
-                f"makes it win: {sharp} of {tokens} rows give it ≥ {ONE_TOKEN:.0%}")
+        return (f"here every row's largest score happens to be its own, ω[i, i] = |x⁽ⁱ⁾|², by far; exp "
+                f"sharpens that: {sharp} of {tokens} rows give it ≥ {ONE_TOKEN:.0%}")
