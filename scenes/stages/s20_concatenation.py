@@ -12,7 +12,7 @@ import numpy as np
 from manim import DOWN, PI, UP, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_once, halfway, swap, vanish
+from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, TAG_ROOM, Margins, StageArea, Together, head_columns
 from scenes.components.guides import GUIDE_ROOM, axis_guides
@@ -86,9 +86,9 @@ class Concatenation(StageScene):
         slab (heads in depth) tips up to face the viewer as a heads × d_v
         block, head 0 on top, under its word. Returns the token blocks,
         their shared label and their words. ``axes``: the block's axis
-        guides, kept while the first slabs tip (gone at the start, a still
+        guides, kept while the first slab tips (gone at the start, a still
         of the lid lifting had no axis named: 20_0040, the 44th reader),
-        gone half-way."""
+        gone as it lands."""
         heads, tokens, d_v = context.shape
         swapped = context.swapaxes(0, 1)
         # one line for the name and the shape: the token blocks keep the height a second line would take
@@ -117,9 +117,12 @@ class Concatenation(StageScene):
             turns.append(turn(slab, -PI / 2, x_axis, about_point=corner, shift=target.cell_center(0, 0) - corner,
                               scale=target.pitch / slab.pitch))
         # one slab after another, each in place before the next leaves the block (tipping together, they passed
-        # through each other: a still of them read as a jumble of cubes, 20_0040, the 45th reader)
+        # through each other: a still of them read as a jumble of cubes, 20_0040, the 45th reader); the axes
+        # named until the first has landed (kept half-way, the slabs flew over their words: 20_0042, the 51st)
+        first_landed = 1.0 / tokens
         self.play(self.viewpoint.turn(*FRONT), LaggedStart(*turns, lag_ratio=1.0),
-                  *swap(block.label, label), vanish(axes, rate_func=halfway), run_time=min(4.0, 0.4 * tokens + 0.8))
+                  *swap(block.label, label), vanish(axes, rate_func=lambda t: float(t >= first_landed)),
+                  run_time=min(4.0, 0.4 * tokens + 0.8))
         self.remove(*slabs)
         self.add(*targets)
         tags = head_tags(self.layout, targets, texts=list(words))
