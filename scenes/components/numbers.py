@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["format_value", "shown_value", "at_step_of", "factor", "tick_values", "own_colors", "cell_arithmetic", "quoted_terms", "cell_name",
-           "fingerprint", "row_numbers", "shown_sum", "sum_terms", "shown_divisor", "shown_total"]
+__all__ = ["format_value", "shown_value", "at_step_of", "factor", "tick_values", "own_colors", "cell_arithmetic",
+           "quoted_terms", "cell_name", "operand", "fingerprint", "row_numbers", "shown_sum", "sum_terms",
+           "shown_divisor", "shown_total"]
 
 
 
@@ -295,12 +296,24 @@ def cell_arithmetic(name: str, row: np.ndarray, column: np.ndarray, total: float
 
 def cell_name(name: str, row: int, column: int) -> str:
     """Cell (row, column) of the matrix ``name``: ``ω[0, 0]``; of a head's
-    slice ``t[h]``, one index: ``t[h, 0, 0]``.
+    slice ``t[h]``, one index: ``t[h, 0, 0]``; of a product, bracketed
+    (``U_key·Xᵀ[0, 0]`` read as U_key times Xᵀ[0, 0]: 08_0109, the 52nd
+    reader).
 
-    >>> cell_name("ω", 0, 1), cell_name("multihead_omegas[2]", 0, 0)
-    ('ω[0, 1]', 'multihead_omegas[2, 0, 0]')
+    >>> cell_name("ω", 0, 1), cell_name("multihead_omegas[2]", 0, 0), cell_name("U_key·Xᵀ", 0, 0)
+    ('ω[0, 1]', 'multihead_omegas[2, 0, 0]', '(U_key·Xᵀ)[0, 0]')
     """
-    return f"{name[:-1]}, {row}, {column}]" if name.endswith("]") else f"{name}[{row}, {column}]"
+    return f"{name[:-1]}, {row}, {column}]" if name.endswith("]") else f"{operand(name)}[{row}, {column}]"
+
+
+def operand(name: str) -> str:
+    """``name`` as one operand, to be indexed: bracketed where it is an
+    expression (``(U_key·Xᵀ)``, ``(ω′ / √17)``), else as it is.
+
+    >>> operand("X"), operand("U_key·Xᵀ"), operand("multihead_omegas[0] / √17")
+    ('X', '(U_key·Xᵀ)', '(multihead_omegas[0] / √17)')
+    """
+    return f"({name})" if any(sign in name for sign in ("·", " ", "@", "*", "/", "+")) else name
 
 
 def fingerprint(values) -> tuple:

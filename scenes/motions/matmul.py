@@ -43,7 +43,7 @@ from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, all_at_once, appear, at_end, at_once, halfway, opacity_setter, swap, vanish
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
 from ..components.projection import FRONT, project, project_at, view_rotation, world_at_screen
-from ..components.numbers import at_step_of, cell_arithmetic, cell_name, quoted_terms, shown_value
+from ..components.numbers import at_step_of, cell_arithmetic, cell_name, operand, quoted_terms, shown_value
 from ..layout import LABEL_BUFF, Layout, Margins
 from ..layout.fit import LABEL_GAP, STRICT_SHARE
 
@@ -511,8 +511,9 @@ class MatmulMotion:
     def __init__(self, scene, layout: Layout, viewpoint, left: CubeGrid, right: CubeGrid, result_values, products,
                  *, names, say=None, result_range=None, view=MATMUL_VIEW, cells: int | None = None,
                  rows: int | None = None, later: bool = True, speed: float = 1.0, names_room=None, area=None,
-                 result_scale_of: str | None = None):
+                 result_scale_of: str | None = None, cell_note: str = ""):
         self.scene, self.layout, self.viewpoint, self.left, self.right = scene, layout, viewpoint, left, right
+        self.cell_note = cell_note  # said after the first cell's sum: where that number was seen before
         self.rows, self.later = rows, later
         self.say = say or (lambda text: None)
         self.view, self.cells, self.speed, self.names_room, self.area = view, cells, speed, names_room, area
@@ -609,7 +610,7 @@ class MatmulMotion:
         m, k, n = self.m, self.k, self.n
         left_name, right_name, result_name = self.names
         arrangement, products_title, row_title = self.arrangement, self.products_title, self.row_title
-        first_cell = f"{result_name}[0]" if vector else cell_name(result_name, 0, 0)
+        first_cell = f"{operand(result_name)}[0]" if vector else cell_name(result_name, 0, 0)
         right_label = right.label
         frames = _Frames(scene, layout)
         dot = self.signs[0]
@@ -1056,7 +1057,12 @@ class MatmulMotion:
                 # rows (a strip lying diagonally over the block read as a glitch: 05_0070, 12_0070)
                 pivot = piece.cell_center(0, k - 1)
                 upright = piece.copy().rotate(-PI / 2, OUT, about_point=pivot)
-                clear = layout.screen_box([upright])[3] <= layout.area().top + 0.3  # room above A to stand in
+                # room above A to stand in: under the stage area's top, and under A's label where that is over A
+                # (it stood up through A's color bar: 19_0213, the 50th and 51st readers)
+                room_top = layout.area().top + 0.3
+                if left.label.side[1] > 0:
+                    room_top = min(room_top, left.label.get_bottom()[1])
+                clear = layout.screen_box([upright])[3] <= room_top
                 # quick (a still of the row mid-turn reads as a twisted ribbon: 10_0063), then the pair held,
                 # the caption saying so once it is true (not over a row still in A: 03_0059, 08_0050)
                 scene.play(stand_up(piece, pivot, bench.slot(-1) - upright.get_center(), clear), *to_bench,
@@ -1089,7 +1095,8 @@ class MatmulMotion:
             if explain:
                 row_values, column_values = left.values[0, 0], right.values[0, :, 0]
                 marks = VGroup(*[frames.pointer(piece, p) for p in quoted_terms(row_values, column_values)])
-                say(cell_arithmetic(result_name, row_values, column_values, table[0, 0], cell=first_cell))
+                say(cell_arithmetic(result_name, row_values, column_values, table[0, 0], cell=first_cell)
+                    + self.cell_note)
                 scene.play(appear(marks), run_time=0.3)
                 scene.wait(2.0 / speed)
                 scene.remove(marks)
@@ -1380,10 +1387,12 @@ def batched_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
                                f"{shape_text(right0.grid_shape[1:])} matmul" if heads > 1
                    else "one head: one ordinary matmul")
     scene.add(left0, right0)
-    labels = [a for block, piece in ((left, left0), (right, right0)) for a in swap(block.label, layout.place(piece))]
-    # the whole blocks go at once, each slice named from the moment it is out (a fading 3D block under its
-    # head-0 slice's name read as a mislabelled block: 15_0062)
-    scene.play(*[vanish(b, rate_func=at_once) for b in rest], *labels, *told, run_time=0.5)
+    labels = [a for block, piece in ((left, left0), (right, right0))
+              for a in swap(block.label, layout.place(piece), rate_func=at_once)]
+    # the whole blocks go at once, each slice named from the moment it is out, the caption with them (a fading
+    # 3D block under its head-0 slice's name read as a mislabelled block: 15_0062; the names swapped half-way,
+    # the slices stood under the whole tensors' names and shapes: 15_0053, the 52nd reader)
+    scene.play(*[vanish(b, rate_func=at_once) for b in rest], *labels, *all_at_once(told), run_time=0.5)
     value_range = result_range or (float(np.min(result_values)), float(np.max(result_values)))
     last = heads - 1  # the widest names come last: room for them from the start
     room = [layout.sized_label(left_slice(left_name, last), left0.grid_shape[1:], stacked=True,

@@ -30,7 +30,7 @@ class ProjectionStage(StageScene):
         motion = MatmulMotion(self, self.layout, self.viewpoint, left, right, before,
                               matmul_products(left.values[0], right.values[0]), say=self.say,
                               names=(self.weight_name, "Xᵀ", name), speed=self.speed, rows=self.rows,
-                              cells=self.cells)
+                              cells=self.cells, cell_note=f", stage 6's {self.role[0]}⁽⁰⁾[0]")
         self.step("operands")
         if self.first_of:
             self.say(f"as stage {self.first_of}, with {self.weight_name}: every token (a column of Xᵀ) "
