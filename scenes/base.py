@@ -43,7 +43,7 @@ from tensors import AttentionConfig, compute_trace
 
 from . import interrupts
 from .components.cubegrid import CubeGrid
-from .components.fades import InPlace, appear, appearing, at_once, swap, vanish
+from .components.fades import InPlace, appear, appearing, at_once, done_at, swap, vanish
 from .components.guides import floor_grid
 from .components.labels import mark_statements
 from .components.palette import LOOK, Look
@@ -199,7 +199,7 @@ class StageScene(StageDescription, ThreeDScene):
                 # (at its start the new one's side ran into the caption), then the new one takes over
                 ride = InPlace(renamed, lambda m, alpha: self.layout.inside(
                     self.layout.beside([result], m, renamed.side, buff=LABEL_BUFF)))
-                following += [ride, *swap(renamed, label, rate_func=lambda t: 1.0 if t >= RENAMED_AT else 0.0)]
+                following += [ride, *swap(renamed, label, rate_func=done_at(RENAMED_AT))]
         # what is leaving goes at once, blocks and texts alike: never caught half-faded and unnamed (a
         # dimmed block without its name read as a glitch, 08_0443), a label never slides across one going
         gone = [vanish(m, rate_func=at_once) for m in leaving]

@@ -68,6 +68,27 @@ def operands(scene, a, b):
     return left, right
 
 
+def sampled_matmul(tmp_path, a, b, during):
+    """``A @ B = C`` played (row 0 at once: ``cells=0``), ``during(scene)`` called every 0.05 s."""
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            left, right = operands(self, a, b)
+            matmul(self, self.layout, self.viewpoint, left, right, a @ b, matmul_products(a, b),
+                   names=("A", "B", "C"), cells=0)
+
+    render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
+
+
+def screen_span(scene, grid) -> tuple[float, float, float, float]:
+    """Left, bottom, right and top of ``grid``'s cube centres on screen."""
+    centres = project(scene.camera, grid.cell_centers()).reshape(-1, 2)
+    (x0, y0), (x1, y1) = centres.min(axis=0), centres.max(axis=0)
+    return x0, y0, x1, y1
+
+
 def watching(scene, record):
     """Make every play of ``scene`` call ``record()`` once it has ended."""
     played = scene.play
@@ -802,14 +823,6 @@ def test_a_rows_sums_never_pass_over_the_rows_already_formed(tmp_path):
     a, b = rng.normal(size=(5, 6)), rng.normal(size=(6, 7))
     flights = []
 
-    class Motion(StageScene):
-        title, code = "motion", "motion"
-
-        def storyboard(self):
-            left, right = operands(self, a, b)
-            matmul(self, self.layout, self.viewpoint, left, right, a @ b, matmul_products(a, b),
-                   names=("A", "B", "C"), cells=0)
-
     def during(scene):
         grids = [m for m in scene.mobjects if isinstance(m, CubeGrid)]
         result = [g for g in grids if getattr(getattr(g, "label", None), "tensor_name", "") == "C"
@@ -821,8 +834,7 @@ def test_a_rows_sums_never_pass_over_the_rows_already_formed(tmp_path):
         formed = [r for r in range(5) if (c.cube_opacity.reshape(5, 7)[r] >= 0.999).all()]
         for strip in sums:
             flights.append(True)
-            x0, y0 = project(scene.camera, strip.cell_centers()).reshape(-1, 2).min(axis=0)
-            x1, y1 = project(scene.camera, strip.cell_centers()).reshape(-1, 2).max(axis=0)
+            x0, y0, x1, y1 = screen_span(scene, strip)
             for r in formed:
                 row = project(scene.camera, c.cell_centers()[0, r]).reshape(-1, 2)
                 half = c.pitch * 0.45  # cube centres a cube's width or more apart: no overlap
@@ -830,7 +842,7 @@ def test_a_rows_sums_never_pass_over_the_rows_already_formed(tmp_path):
                          or y1 < row[:, 1].min() - 2 * half or y0 > row[:, 1].max() + 2 * half)
                 assert apart, f"a row's sums over C's formed row {r}"
 
-    render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
+    sampled_matmul(tmp_path, a, b, during)
     assert len(flights) >= 4  # rows 1 … in flight, sampled
 
 
@@ -844,14 +856,6 @@ def test_a_rows_sums_fly_framed_with_b_out_of_play(tmp_path):
     a, b = rng.normal(size=(4, 6)), rng.normal(size=(6, 5))
     seen = {"flying": 0, "framed": 0, "b lit": 0}
 
-    class Motion(StageScene):
-        title, code = "motion", "motion"
-
-        def storyboard(self):
-            left, right = operands(self, a, b)
-            matmul(self, self.layout, self.viewpoint, left, right, a @ b, matmul_products(a, b),
-                   names=("A", "B", "C"), cells=0)
-
     def during(scene):
         grids = [m for m in scene.mobjects if isinstance(m, CubeGrid)]
         named = {getattr(getattr(g, "label", None), "tensor_name", ""): g for g in grids}
@@ -862,14 +866,13 @@ def test_a_rows_sums_fly_framed_with_b_out_of_play(tmp_path):
         for strip in sums:
             seen["flying"] += 1
             seen["b lit"] += float(right.cube_opacity.max()) > 0.5
-            x0, y0 = project(scene.camera, strip.cell_centers()).reshape(-1, 2).min(axis=0)
-            x1, y1 = project(scene.camera, strip.cell_centers()).reshape(-1, 2).max(axis=0)
+            x0, y0, x1, y1 = screen_span(scene, strip)
             frames = [r for top in scene.mobjects for r in top.get_family() if isinstance(r, Rectangle)
                       and r.get_stroke_opacity() > 0.5]
             seen["framed"] += any(r.get_left()[0] <= x0 and r.get_right()[0] >= x1 and r.get_bottom()[1] <= y0
                                   and r.get_top()[1] >= y1 for r in frames)
 
-    render_still(sampled(Motion, 0.05, during), tmp_path, size=SIZE)
+    sampled_matmul(tmp_path, a, b, during)
     assert seen["flying"] >= 8
     assert seen["b lit"] == 0
     assert seen["framed"] == seen["flying"]

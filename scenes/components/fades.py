@@ -19,8 +19,8 @@ from manim import Mobject, UpdateFromAlphaFunc
 
 from .cubegrid import CubeGrid
 
-__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "all_at_once", "at_end", "halfway", "InPlace",
-           "Vanish", "opacity_setter"]
+__all__ = ["appear", "appearing", "vanish", "swap", "at_once", "all_at_once", "at_end", "halfway", "done_at",
+           "InPlace", "Vanish", "opacity_setter"]
 
 _RGBA_FIELDS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
@@ -121,6 +121,16 @@ def at_end(t: float) -> float:
     """A rate function that is done at the play's last frame: a text that
     names a block where it arrives, once it is there."""
     return 1.0 if t >= 1.0 else 0.0
+
+
+def done_at(moment: float):
+    """A rate function that is done at ``moment`` (a fraction of the play):
+    a text that changes with a step of the play that is not its half or its end.
+
+    >>> [done_at(0.25)(t) for t in (0.0, 0.24, 0.25, 1.0)]
+    [0.0, 0.0, 1.0, 1.0]
+    """
+    return lambda t: 1.0 if t >= moment else 0.0
 
 
 def swap(old: Mobject | None, new: Mobject | None, rate_func=halfway) -> list[InPlace]:

@@ -40,7 +40,8 @@ from manim import (DOWN, LEFT, ORIGIN, OUT, PI, RIGHT, UP, Dot, Group, Mobject, 
 from tensors import matmul_products
 
 from ..components.cubegrid import CubeGrid
-from ..components.fades import InPlace, all_at_once, appear, at_end, at_once, halfway, opacity_setter, swap, vanish
+from ..components.fades import (InPlace, all_at_once, appear, at_end, at_once, done_at, halfway, opacity_setter, swap,
+                               vanish)
 from ..components.labels import NAME_SIZE, TEXT_FONT, TEXT_SIZE, note_text, shape_text
 from ..components.projection import FRONT, project, project_at, view_rotation, world_at_screen
 from ..components.numbers import at_step_of, cell_arithmetic, cell_name, operand, quoted_terms, shown_value
@@ -891,7 +892,7 @@ class MatmulMotion:
                 told = _saying(scene, say, f"the {count} products added one by one into the framed cube: "
                                             f"Σ so far")
                 for animation in told:
-                    animation.rate_func = lambda t, at=shown: 1.0 if t >= at else 0.0
+                    animation.rate_func = done_at(shown)
             sums = sums_so_far(terms, table[i, j])
             # the ink's color, framed, while it sums: a sum in progress, on no bar (on C's colors, the pile beside
             # the products' bar read as a contradiction: 05_0427, the 43rd and 44th readers; on the products',

@@ -174,8 +174,8 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
     layout.place(twin)
     # the shot the move ends in, laid out as seen from there: the result's empty slots come with the move, its
-    # name as the source's changes (after it, a still caught the block alone, everything else gone: 14_0484, the 50th and
-    # 51st readers)
+    # name as the source's changes (after it, a still caught the block alone, everything else gone: 14_0484,
+    # the 50th and 51st readers)
     was = viewpoint.now
     viewpoint.look_from(FRONT)
     layout.place(result)
@@ -190,8 +190,8 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     # the tokens": 14_0486, the 49th reader)
     scene.play(*[vanish(m, rate_func=at_once) for m in leaving], viewpoint.turn(*FRONT),
                source.animate.become(twin), *swap(old_label, twin.label), *all_at_once(told_move()),
-               appear(result, rate_func=at_once), appear(result.label, rate_func=halfway),  # with the source's new
-               appear(sign, rate_func=at_end), run_time=0.7 / speed)  # name; the sign where the block has passed
+               appear(result, rate_func=at_once), appear(result.label, rate_func=halfway),  # with the source's
+               appear(sign, rate_func=at_end), run_time=0.7 / speed)  # new name; the sign once the block has passed
     layout.bind(source, twin.label)
     layout.place(source)
     # over the column in flight its token's word, one at a time (over every column, they were too thin for

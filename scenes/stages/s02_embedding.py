@@ -3,16 +3,11 @@
 from manim import RIGHT, Text
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_once, swap, vanish
+from scenes.components.fades import appear, at_end, at_once, swap, vanish
 from scenes.components.labels import NAME_SIZE, TEXT_FONT
 from scenes.layout import Margins
 
 __all__ = ["Embedding"]
-
-
-def _late(t: float) -> float:
-    """A rate function that is done at the play's last frame (words come once their rows are there)."""
-    return 1.0 if t >= 1.0 else 0.0
 
 
 class Embedding(StageScene):
@@ -103,7 +98,8 @@ class Embedding(StageScene):
         words = self.layout.word_labels(targets[0], self.table_words_text)
         self.play(table.animate.become(targets[0]), lookup.animate.become(targets[1]),
                   self.layout.follow(table, targets[0]), self.layout.follow(lookup, targets[1]),
-                  vanish(self.table_words, rate_func=at_once), appear(words, rate_func=_late), run_time=1.0)
+                  vanish(self.table_words, rate_func=at_once), appear(words, rate_func=at_end),  # once their rows
+                  run_time=1.0)  # are there
         plus = Text("+", font=TEXT_FONT, font_size=NAME_SIZE + 8, color=self.theme.ink)
         gap = self.layout.screen_box([place])[0] - self.layout.screen_box([lookup])[2]
         self.layout.beside([lookup], plus, RIGHT, buff=(gap - plus.width) / 2)

@@ -12,7 +12,7 @@ import numpy as np
 from manim import DOWN, PI, UP, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_once, swap, vanish
+from scenes.components.fades import appear, at_once, done_at, swap, vanish
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, TAG_ROOM, Margins, StageArea, Together, head_columns
 from scenes.components.guides import GUIDE_ROOM, axis_guides
@@ -119,9 +119,8 @@ class Concatenation(StageScene):
         # one slab after another, each in place before the next leaves the block (tipping together, they passed
         # through each other: a still of them read as a jumble of cubes, 20_0040, the 45th reader); the axes
         # named until the first has landed (kept half-way, the slabs flew over their words: 20_0042, the 51st)
-        first_landed = 1.0 / tokens
         self.play(self.viewpoint.turn(*FRONT), LaggedStart(*turns, lag_ratio=1.0),
-                  *swap(block.label, label), vanish(axes, rate_func=lambda t: float(t >= first_landed)),
+                  *swap(block.label, label), vanish(axes, rate_func=done_at(1.0 / tokens)),
                   run_time=min(4.0, 0.4 * tokens + 0.8))
         self.remove(*slabs)
         self.add(*targets)
