@@ -498,7 +498,8 @@ class MatmulMotion:
     repeating a matmul shown cell by cell just before), then every other row (the first ``rows`` of
     them so, all by default; the rest swept, row after row, as the other
     heads of a batched matmul are: a stage that repeats an earlier matmul
-    keeps its time for what is new), or, ``later`` false, none: rows 1 …
+    keeps its time for what is new; ``rows`` 0 after a few ``cells``: the
+    rest of row 0 swept with them, slower), or, ``later`` false, none: rows 1 …
     are left empty slots for the caller (a batched matmul forms them with
     every other head's rows at once, :func:`~scenes.motions.heads.form_pairs`).
 
@@ -1263,7 +1264,12 @@ class MatmulMotion:
             if shown["label"] is not None:
                 scene.remove(shown["label"])
             shown["products"] = shown["label"] = None
-        if first < n:  # the rest of row 0 as every later row: against all of B at once, never popping in
+        # a repeat that shows no later row whole (``rows`` 0) sweeps the rest of row 0 with the other rows, a
+        # row at a time: row 0 against all of B at once is the first showing's, and its sums, a pale row over a
+        # dim block, read as nothing happening while the rows then came in under 3 s, "from nowhere" (08_0182,
+        # 09_0183, the 52nd and 53rd readers)
+        swept = self.rows == 0 and 0 < first < n and self.later
+        if first < n and not swept:  # the rest of row 0 as every later row: against all of B at once
             row(0, (2.6 if first else 4.0) / speed, told=(
                 f"the rest of row 0: row 0 against all {n} columns of {right_name} at once" if first else
                 f"row 0 of {left_name} against all {n} columns of {right_name} at once: {k} products down each "
@@ -1277,7 +1283,14 @@ class MatmulMotion:
                                     f"{right_name} at once")
         for i in range(1, 1 + shown_rows):
             row(i, max(0.9, 2.6 * 0.82 ** i) / speed, told=rows_told if i == 1 else "")
-        if shown_rows < m - 1:
+        if swept:
+            # each row's products in sight for a moment a still can catch: the rows are all the repeat shows
+            sweep(0, 0.45 * m / speed,
+                  told=all_at_once(_saying(scene, say, f"the rest of row 0, then rows 1 to {m - 1}, one after "
+                                                       f"another: each row of {left_name} against all {n} columns of "
+                                                       f"{right_name} at once")),  # with the products
+                  joining=[*clear_products(back=False), *frames.gone(), left.animate.clear_highlight()])
+        elif shown_rows < m - 1:
             rest = 1 + shown_rows
             # each row's products in sight, about a quarter of a second a row
             sweep(rest, max(1.0, 0.25 * (m - rest)) / speed,
@@ -1622,15 +1635,17 @@ def fill_rows(grid: CubeGrid, start: int = 0) -> InPlace:
     """The rows of a 2D ``grid`` from ``start`` (empty slots) fill one after
     another, top to bottom: a row shows its values once it is reached,
     brightening from a slot's opacity; the rows below stay empty slots. A
-    row already formed (no empty slot) is left as it is."""
+    cell already formed (a row's first cells, worked before) is left as it
+    is, never dimmed to a slot's opacity as its row comes."""
     rows = grid.grid_shape[1] - start
-    forming = [r for r in range(rows) if grid.cube_empty[grid.cell_ids((0, start + r))].any()]
+    empty = [np.flatnonzero(grid.cube_empty[grid.cell_ids((0, start + r))]) for r in range(rows)]
+    forming = [(r, (0, start + r, columns)) for r, columns in enumerate(empty) if columns.size]
 
     def update(block, alpha):
-        for r in forming:
+        for r, cells in forming:
             ramp = float(np.clip(alpha * rows - r, 0.0, 1.0))
             if ramp > 0.0:
-                block.fill((0, start + r))
-                block.set_cell_opacity(max(SLOT_OPACITY, ramp), (0, start + r))
+                block.fill(cells)
+                block.set_cell_opacity(max(SLOT_OPACITY, ramp), cells)
 
     return InPlace(grid, update)
