@@ -6,14 +6,16 @@ all). They fly into one 3D block along a new first axis, the last head's
 first, head 0 in front, each tag riding over its card until it nears the
 pile; the camera turns to see the depth, and the key's and value's blocks,
 drawn alike, come beside it. Every slice is opaque; nothing is dimmed or
-seen through.
+seen through. The cards come as empty slots and fill in the order torch.rand
+draws their numbers, head 0's rows first; the pile's ends keep their tags
+("head 8" over the back card, "head 0" beside the front one) until the turn.
 """
 
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, LaggedStart, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import InPlace, appear, at_once, swap, vanish
+from scenes.components.fades import InPlace, appear, at_end, at_once, swap, vanish
 from scenes.components.guides import GUIDE_ROOM, axis_guides
 from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_text
 from scenes.components.projection import FRONT
@@ -69,6 +71,22 @@ class MultiheadProjections(StageScene):
         return VGroup(arrows, words)
 
     @staticmethod
+    def drawn(grid, window=(0.0, 1.0)) -> InPlace:
+        """``grid``'s empty slots filled in the order torch.rand draws its
+        numbers, row by row in memory order (a head's rows before the next
+        head's), within ``window`` of the play (the call seen drawing, not
+        only its result: 13_0028, the 52nd and 53rd readers)."""
+        heads, rows, _ = grid.grid_shape
+        start, end = window
+
+        def draw(mob, alpha):
+            done = int(np.floor(np.clip((alpha - start) / (end - start), 0.0, 1.0) * heads * rows + 1e-9))
+            for line in range(done):
+                mob.fill((line // rows, line % rows))
+
+        return InPlace(grid, draw)
+
+    @staticmethod
     def flying(card, there):
         """``card`` flown to ``there`` at its own size, then grown into it (grown
         on the way, it stood large over the cards still waiting and half under
@@ -83,18 +101,19 @@ class MultiheadProjections(StageScene):
 
         return InPlace(card, fly)
 
-    def riding_tag(self, tag, card, there):
+    def riding_tag(self, tag, card, there, kept: bool = False):
         """``tag`` over ``card`` at every frame as it flies to ``there``, gone
         at once a third of the way from the pile (its tag over the pile would
         stand on the next one's; faded out, a still caught a half-faded "head
-        8" in flight: 13_0084, the 40th reader)."""
+        8" in flight: 13_0084, the 40th reader); ``kept``: there to the end
+        (the last head's, over the back of the pile, which no card covers)."""
         start, end = card.get_center(), there.get_center()
         way = float(np.linalg.norm(end - start)) or 1.0
 
         def ride(mob, alpha):
             self.layout.beside([card], mob, UP, buff=TAG_BUFF, view=FRONT)
             left = float(np.linalg.norm(end - card.get_center())) / way
-            mob.set_opacity(1.0 if left > 0.33 else 0.0)
+            mob.set_opacity(1.0 if kept or left > 0.33 else 0.0)
 
         return InPlace(tag, ride)
 
@@ -112,13 +131,16 @@ class MultiheadProjections(StageScene):
         # every head's query matrix side by side, each tagged, from the first frame (head 0's query, key and
         # value matrices first, flat: three names wider than the frame stood above and below in a zigzag,
         # 13_0031 for three readers; the three blocks close the scene)
+        # what the heads are for, over their empty matrices, then the call seen filling them (the numbers simply
+        # there, the stage read as layout, no operation, the draw not shown, h never said to mean anything:
+        # 13_0028, the 52nd and 53rd readers)
         if self.paper(self.cfg):
             d = self.cfg.d
             self.say(f"the paper: W_Q ({d}×{d}) cut into h = {heads} heads of {d}/{heads} = {self.cfg.head_k} "
-                     f"rows, one query matrix per head")
+                     f"rows, one query matrix per head: every token gets {heads} different queries (stage 14)")
         else:
-            self.say(f"every head has its own query matrix: one torch.rand call draws all {heads}, head 0 to "
-                     f"head {heads - 1}" if heads > 1 else "one head: one query matrix")
+            self.say(f"h = {heads} heads, each with its own query matrix: every token gets {heads} different "
+                     f"queries, one per head (stage 14)" if heads > 1 else "one head: one query matrix")
         block = blocks[0]
         dims = (None,) + tuple(block.dims[1:])
         cards = [block.like(tensors[0][h], block.value_range, dims=dims) for h in range(heads)]
@@ -146,8 +168,17 @@ class MultiheadProjections(StageScene):
         self.layout.fixed(named)
         for card in cards:
             card.label = named
+            card.empty()
         self.play(*map(appear, cards), appear(tags), appear(named), run_time=1.0)
-        self.wait(1.2)
+        self.wait(1.6)
+        shape = tensors[0].shape
+        count = f"{' × '.join(map(str, shape))} = {int(np.prod(shape))}" if heads > 1 else (
+            f"{' × '.join(map(str, shape[1:]))} = {int(np.prod(shape))}")
+        self.play(*[self.drawn(card, (h / heads, (h + 1) / heads)) for h, card in enumerate(cards)],
+                  *self.saying(f"torch.rand draws {count} numbers in [0, 1), in order: " + (
+                      f"head 0's rows first, then head 1's, …, head {heads - 1}'s" if heads > 1 else "row 0 first")),
+                  run_time=min(3.6, 0.8 + 0.3 * heads))
+        self.wait(0.6)
         if same := self.same_as_stage_6(tensors, names):
             self.say(same)
             self.wait(1.9)  # a fact two readers checked by hand: time to read it (a still stretch: at most 2 s)
@@ -174,27 +205,44 @@ class MultiheadProjections(StageScene):
         # card: 13_0140, the 50th and 51st readers; flown in as the camera turned, head 0 first, a still showed
         # seven slices of three sizes: 13_0149, 13_0146)
         row, block.label.row = block.label.row, None  # out of the row of three until it goes home: under its block
+        # reaching left of it, where it is wider (from its left end, it ran off the frame's right edge: 13_0140,
+        # the 52nd and 53rd readers)
+        hang, block.label.hang = block.label.hang, -1
         fan = FAN * block.pitch * (heads - 1)
         # (the axes' words come after the turn: no room for them here)
-        pile = self.layout.settled(block, Margins(bottom=margins.bottom, top=fan, right=fan), view=FRONT,
-                                   area=stack_area)
+        # the pile's two ends tagged, the last head's over the back card, head 0's left of the front one: which
+        # slice is which head, checked by eye (once piled, no tag said it: 13_0140, the 52nd reader)
+        front = note_text("head 0", self.theme, font_size=TEXT_SIZE, color=self.theme.muted) if heads > 1 else None
+        pile = self.layout.settled(block, Margins(
+            bottom=margins.bottom, top=fan + (TAG_ROOM if heads > 1 else 0.0), right=fan,
+            left=front.width + 2 * TAG_BUFF if heads > 1 else 0.0), view=FRONT, area=stack_area)
         block.become(pile)
         fanned = [piece.shift(h * FAN * block.pitch * (UP + RIGHT)) for h, piece in enumerate(block.split(axis=0))]
         for card in cards:
             card.part_of = block
         # each card's tag rides over it, fading as it nears the pile (gone at once, no still could tell which
-        # head went where: 13_0155, the 34th reader)
-        riding = [self.riding_tag(tag, card, there) for tag, card, there in zip(tags, cards, fanned)]
+        # head went where: 13_0155, the 34th reader), the last head's kept over the back of the pile
+        riding = [self.riding_tag(tag, card, there, kept=h == heads - 1 > 0)
+                  for h, (tag, card, there) in enumerate(zip(tags, cards, fanned))]
+        ends = []
+        if front is not None:
+            self.layout.beside([fanned[0]], front, LEFT, buff=TAG_BUFF, view=FRONT)
+            self.layout.fixed(front)
+            ends = [appear(front, rate_func=at_end)]
         self.play(LaggedStart(*[self.flying(c, t) for c, t in reversed(list(zip(cards, fanned)))], lag_ratio=0.6),
-                  *riding, *swap(named, self.layout.place(block, view=FRONT)),
+                  *riding, *swap(named, self.layout.place(block, view=FRONT)), *ends,
                   run_time=min(6.0, 1.5 + 0.45 * heads))
-        self.remove(tags)
+        kept = [tags[-1], front] if front is not None else []
+        self.remove(*[tag for tag in tags if tag not in kept])
+        if kept:
+            self.wait(0.8)  # the pile whole, its two ends tagged
         # then the camera turns to see the depth, the fanned cards closing into the block's slices as it grows
         # into the middle of the stage area (left at the right, it stood beside 60 % of an empty frame: 13_0219)
         target = self.layout.settled(block, margins, view=self.view)
         left_edge = self.layout.screen_box([target], self.view)[0]
         target.shift(LEFT * max(0.0, left_edge + block.label.width - whole.right))
         self.play(*[card.animate.become(piece) for card, piece in zip(cards, target.split(axis=0))],
+                  *[vanish(tag, rate_func=at_once) for tag in kept],  # the axes' words say it from here
                   self.viewpoint.turn(*self.view), self.layout.follow(block, target, self.view), run_time=1.2)
         block.become(target)
         self.remove(*cards)
@@ -204,15 +252,19 @@ class MultiheadProjections(StageScene):
             f"{names[0]}: {heads} heads deep, each slice {shape_text(tensors[0].shape[1:])}: rows d_k, "
             f"columns d" if heads > 1 else f"{names[0]}: one slice, rows d_k, columns d"), run_time=0.3)
         self.wait(1.8)
-        block.label.row = row
+        block.label.row, block.label.hang = row, hang
         self.play(block.animate.become(home), self.layout.follow(block, home, view=self.view),
                   vanish(axes, rate_func=at_once), run_time=0.8)
         # said with the blocks it names (said as the query's block went home, it stood over that block alone:
         # 13_0204, the 35th reader)
         self.code_at(1, 2)
+        # drawn as the query's were, head 0's rows first (they simply appeared: 13_0279, the 53rd reader)
+        for other in blocks[1:]:
+            other.empty()
         self.play(*map(appear, blocks[1:]), *[appear(self.layout.place(b)) for b in blocks[1:]], *self.saying(
-            f"the same for keys and values: one matrix per head in each, {heads} slices deep"), run_time=0.8)
-        self.wait(0.6)
+            f"the same for keys and values: two more torch.rand calls, {heads} slices deep each"), run_time=0.4)
+        self.play(*[self.drawn(other) for other in blocks[1:]], run_time=1.4)
+        self.wait(0.4)
         q, k, v = (t.shape for t in tensors)
         # what the shapes under the blocks do not say (the shapes repeated there read as filler: 13_0306)
         self.say(f"the first axis is the head axis: slice h of each block is head h's matrix, head 0 in front, "
