@@ -131,16 +131,17 @@ class MultiheadProjections(StageScene):
         # every head's query matrix side by side, each tagged, from the first frame (head 0's query, key and
         # value matrices first, flat: three names wider than the frame stood above and below in a zigzag,
         # 13_0031 for three readers; the three blocks close the scene)
-        # what the heads are for, over their empty matrices, then the call seen filling them (the numbers simply
-        # there, the stage read as layout, no operation, the draw not shown, h never said to mean anything:
-        # 13_0028, the 52nd and 53rd readers)
+        # the call seen filling every head's matrix from the first frames, then what the heads are for, over
+        # their numbers (the numbers simply there, the stage read as layout, no operation, the draw not shown, h
+        # never said to mean anything: 13_0028, the 52nd and 53rd readers; said over empty slots first, the 10 %
+        # still showed nothing drawn)
         if self.paper(self.cfg):
             d = self.cfg.d
-            self.say(f"the paper: W_Q ({d}×{d}) cut into h = {heads} heads of {d}/{heads} = {self.cfg.head_k} "
-                     f"rows, one query matrix per head: every token gets {heads} different queries (stage 14)")
+            meaning = (f"the paper: W_Q ({d}×{d}) cut into h = {heads} heads of {d}/{heads} = {self.cfg.head_k} "
+                       f"rows, one query matrix per head: every token gets {heads} different queries (stage 14)")
         else:
-            self.say(f"h = {heads} heads, each with its own query matrix: every token gets {heads} different "
-                     f"queries, one per head (stage 14)" if heads > 1 else "one head: one query matrix")
+            meaning = (f"h = {heads} heads, each with its own query matrix: every token gets {heads} different "
+                       f"queries, one per head (stage 14)" if heads > 1 else "one head: one query matrix")
         block = blocks[0]
         dims = (None,) + tuple(block.dims[1:])
         cards = [block.like(tensors[0][h], block.value_range, dims=dims) for h in range(heads)]
@@ -169,16 +170,17 @@ class MultiheadProjections(StageScene):
         for card in cards:
             card.label = named
             card.empty()
-        self.play(*map(appear, cards), appear(tags), appear(named), run_time=1.0)
-        self.wait(1.6)
         shape = tensors[0].shape
         count = f"{' × '.join(map(str, shape))} = {int(np.prod(shape))}" if heads > 1 else (
             f"{' × '.join(map(str, shape[1:]))} = {int(np.prod(shape))}")
+        self.say(f"torch.rand draws {count} numbers in [0, 1), in order: " + (
+            f"head 0's rows first, then head 1's, …, head {heads - 1}'s" if heads > 1 else "row 0 first"))
+        self.play(*map(appear, cards), appear(tags), appear(named), run_time=0.6)
         self.play(*[self.drawn(card, (h / heads, (h + 1) / heads)) for h, card in enumerate(cards)],
-                  *self.saying(f"torch.rand draws {count} numbers in [0, 1), in order: " + (
-                      f"head 0's rows first, then head 1's, …, head {heads - 1}'s" if heads > 1 else "row 0 first")),
                   run_time=min(3.6, 0.8 + 0.3 * heads))
-        self.wait(0.6)
+        self.wait(0.4)
+        self.say(meaning)
+        self.wait(1.6)
         if same := self.same_as_stage_6(tensors, names):
             self.say(same)
             self.wait(1.9)  # a fact two readers checked by hand: time to read it (a still stretch: at most 2 s)
