@@ -222,10 +222,10 @@ def focus_heads(scene, layout, viewpoint, block, name: str, words, run_time: flo
         shown.append(others_label)
     for piece in slices:
         piece.part_of = None
-    if before is not None:
-        scene.play(*swap(before, VGroup(*shown)), run_time=0.3)
-    # the words and tags at once (fading in, they were caught half-faded: 18_0051)
-    scene.play(*[appear(m, rate_func=at_once) for m in ([] if before is not None else shown) + on_focus],
+    # the words and tags at once (fading in, they were caught half-faded: 18_0051), as the names swap (after
+    # the swap, a still caught the heads parted, untagged, head 0 without its words: 18_0050)
+    scene.play(*(swap(before, VGroup(*shown), rate_func=at_once) if before is not None else []),
+               *[appear(m, rate_func=at_once) for m in ([] if before is not None else shown) + on_focus],
                appear(tags, rate_func=at_once), run_time=0.5)
     return FocusHeads(focus, others, tags, on_focus, others_label, name, left_part)
 
