@@ -9,7 +9,7 @@ products wore the result's scale, or whose rows filled in together fails here.
 
 import numpy as np
 import pytest
-from manim import DOWN, PI, UP, Rectangle, Text, Wait
+from manim import DOWN, LEFT, PI, RIGHT, UP, Rectangle, Text, Wait
 
 from golden import render_still
 from scenes.base import StageScene
@@ -18,7 +18,7 @@ from scenes.components.fades import appearing
 from scenes.engine.manim_hooks import sampled, screen_points
 from scenes.motions.broadcast import broadcast_copies
 from scenes.motions.heads import PAIR_LEAST, fill_heads, focus_heads, form_pairs, pair_heads
-from scenes.motions.matmul import batched_matmul, matmul
+from scenes.motions.matmul import batched_matmul, bend_into, matmul
 from scenes.motions.turns import transpose_beside, turn, turn_sign
 from scenes.motions.vectors import beside_matrix, matrix_vector
 from scenes.screen import name_faults
@@ -246,9 +246,10 @@ def _transposing(tmp_path, values, every=0.1):
             self.add(grid, self.layout.place(grid))
             seen["before"] = grid.copy()
             seen["grid"] = grid
+            seen["sign"] = turn_sign(self.theme, ".T")
             seen["result"], seen["beside"] = transpose_beside(
                 self, self.layout, self.viewpoint, grid, values[0].T, lambda g: self.layout.name(g, "Q", DOWN),
-                "U·Xᵀ", [f"w{i}" for i in range(values.shape[2])], turn_sign(self.theme, ".T"))
+                "U·Xᵀ", [f"w{i}" for i in range(values.shape[2])], seen["sign"])
 
     def during(scene):
         result = next((m for m in scene.mobjects if getattr(getattr(m, "label", None), "tensor_name", "") == "Q"
@@ -258,6 +259,16 @@ def _transposing(tmp_path, values, every=0.1):
             seen["filled"].append([not result.cube_empty[result.cell_ids((0, r))].any() for r in range(rows)])
         seen["source"].append(seen["grid"].values.copy())
         seen["faults"] += name_faults(scene)
+        sign = seen.get("sign")
+        if sign is not None and sign in scene.mobjects and sign[0].get_fill_opacity() > 0.05:
+            x, y = project(scene.camera, np.asarray(sign.get_center(), float)[None])[0]
+            for piece in scene.mobjects:  # the columns in flight (copies, still B's parts)
+                if isinstance(piece, CubeGrid) and getattr(piece, "part_of", None) is seen["grid"] and (piece.cube_opacity > 0.05).any():
+                    cubes = project(scene.camera, piece.cell_centers().reshape(-1, 3))
+                    reach = piece.pitch / 2
+                    seen.setdefault("over_sign", []).append(bool(np.any(
+                        (np.abs(cubes[:, 0] - x) < sign.width / 2 + reach)
+                        & (np.abs(cubes[:, 1] - y) < sign.height / 2 + reach))))
 
     render_still(sampled(Motion, every, during), tmp_path, size=SIZE)
     return seen
@@ -283,6 +294,51 @@ def test_a_transpose_is_its_columns_copied_out_as_the_rows_of_a_new_block(tmp_pa
     assert counts == sorted(counts) and set(range(1, 6)) <= set(counts)
     assert not seen["faults"]
     assert result.label.tensor_name == "Q" and seen["grid"].label.tensor_name == "U·Xᵀ"
+
+
+def test_the_columns_in_flight_never_cross_the_transposes_sign(tmp_path):
+    """The ``.T`` and its arrow stand off the lane the columns fly through
+    (over or under it): at no sampled frame is a column in flight over the
+    sign (a column turning across a permute's code read as a glitch)."""
+    seen = _transposing(tmp_path, np.arange(6 * 4, dtype=float).reshape(1, 6, 4), every=0.04)
+    assert seen.get("over_sign")  # columns were seen in flight beside the sign
+    assert not any(seen["over_sign"])
+
+
+def test_a_row_goes_round_a_corner_into_the_bench_in_order():
+    """A row turned into a column on the bench goes round a corner, like a
+    train: at every moment each cube is on the row's line or on the
+    column's, in order, none on another (never across its block), and it
+    ends as the column, exactly; a column reaching a little above the
+    row's line is reached that much lower, then rises; one far above it is
+    left to the turn about the row's end."""
+    row = CubeGrid(np.arange(6, dtype=float).reshape(1, 6))
+    pitch = row.pitch
+    for above in (0.0, -0.5 * pitch, 0.7 * pitch):  # the column's top below, level with, a little above the line
+        target = row.copy().rotate(-PI / 2, axis=np.array([0.0, 0.0, 1.0]))
+        top = row.cell_center(0, 0)[1] + above
+        target.shift(np.array([row.get_right()[0] + 2 * pitch, top, 0.0]) - target.cell_center(0, 0))
+        piece = row.copy()
+        motion = bend_into(piece, target)
+        assert motion is not None
+        line, corner_x = row.cell_center(0, 0)[1], target.cell_center(0, 0)[0]
+        lowest = min(line, top) - 1e-9
+        for alpha in np.linspace(0.0, 1.0, 41):
+            motion.update_function(piece, alpha)
+            centers = piece.cell_centers().reshape(-1, 3)
+            on_line = np.isclose(centers[:, 1], line, atol=1e-6)
+            in_column = np.isclose(centers[:, 0], corner_x, atol=1e-6)
+            assert np.all(on_line | in_column), alpha
+            assert np.all(centers[:, 0] <= corner_x + 1e-6)  # never past the bench
+            gaps = np.linalg.norm(np.diff(centers, axis=0), axis=1)
+            assert gaps.min() >= 0.7 * pitch - 1e-6  # in order, none on another
+            if above <= 0:
+                assert np.all(centers[:, 1] <= line + 1e-6)  # never over the row's line: never over its block
+        assert np.allclose(piece.points, target.points)
+    far = row.copy().rotate(-PI / 2, axis=np.array([0.0, 0.0, 1.0]))
+    far.shift(np.array([row.get_right()[0] + 2 * pitch, row.cell_center(0, 0)[1] + 3 * pitch, 0.0])
+              - far.cell_center(0, 0))
+    assert bend_into(row.copy(), far) is None
 
 
 def test_a_permute_of_every_heads_slice_is_copied_out_for_every_head_at_once(tmp_path):
@@ -749,6 +805,38 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
     assert any(1 <= f[1:].sum(axis=1).astype(bool).sum() < 7 for f in seen["formed"])  # later rows one by one
     expected = F.linear(torch.tensor(flat), torch.tensor(weight), torch.tensor(trace["s21_linear_bias"])).numpy()
     assert np.allclose(seen["result"].values.reshape(expected.shape), expected, atol=1e-5)
+
+
+def test_a_sums_number_never_rides_over_the_operands(tmp_path):
+    """A cell's sum flies from the bench between A and B to C, over B: its
+    "Σ = …" goes with it only where that keeps it off both operands, else it
+    stays beside the sum until the sum leaves; at no sampled frame is a sum's
+    number over A or B."""
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=(3, 6)), rng.normal(size=(6, 4))
+    seen = {"sums": 0, "over": []}
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            seen["operands"] = operands(self, a, b)
+            matmul(self, self.layout, self.viewpoint, *seen["operands"], a @ b, matmul_products(a, b),
+                   names=("A", "B", "C"), cells=4, rows=0)
+
+    def during(scene):
+        sums = [t for m in scene.mobjects for t in m.get_family() if isinstance(t, Text) and t.text.startswith("Σ")
+                and max(s.get_fill_opacity() for s in t.family_members_with_points()) > 0.05]
+        boxes = [screen_span(scene, grid) for grid in seen["operands"]]
+        for t in sums:
+            seen["sums"] += 1
+            (left, bottom, _), (right, top, _) = t.get_corner(DOWN + LEFT), t.get_corner(UP + RIGHT)
+            seen["over"] += [t.text for x0, y0, x1, y1 in boxes
+                             if left < x1 and right > x0 and bottom < y1 and top > y0]
+
+    render_still(sampled(Motion, 0.04, during), tmp_path, size=SIZE)
+    assert seen["sums"]
+    assert not seen["over"]
 
 
 def test_the_first_cells_products_are_added_one_by_one_under_their_running_sum(tmp_path):

@@ -816,13 +816,16 @@ class MatmulMotion:
 
         def riding_side(number, cube, end):
             """The side of ``cube`` (over it, where the running sum stood, else
-            under it) where ``number`` meets no text on screen all the way
-            from where the cube stands to ``end`` (one side may run into the
-            "=" where C's rows are few: stage 12 of the paper's one head);
-            None where neither is clear."""
+            under it) where ``number`` meets no text on screen and neither
+            operand all the way from where the cube stands to ``end`` (one
+            side may run into the "=" where C's rows are few: stage 12 of the
+            paper's one head; a sum flying from the bench between A and B to
+            C crosses B, its number written over B's cubes: 07_0260, the 56th
+            and 57th readers); None where neither is clear."""
             texts = [m for top in scene.mobjects for m in top.get_family()
                      if isinstance(m, Text) and m is not number and m.family_members_with_points()
                      and max(g.get_fill_opacity() for g in m.family_members_with_points()) > 0.05]
+            blocks = [layout.screen_box([grid]) for grid in (left, right)]
             start, probe = cube.get_center(), cube.copy()
 
             half_w, half_h = config.frame_width / 2, config.frame_height / 2
@@ -835,6 +838,8 @@ class MatmulMotion:
                     (left, bottom, _), (right, top, _) = number.get_corner(DOWN + LEFT), number.get_corner(UP + RIGHT)
                     if any(t.get_left()[0] < right and t.get_right()[0] > left and t.get_bottom()[1] < top
                            and t.get_top()[1] > bottom for t in texts):
+                        return False
+                    if any(l < right and r > left and b < top and t > bottom for l, b, r, t in blocks):
                         return False
                     if left < -half_w or right > half_w or bottom < -half_h or top > half_h:  # in the frame
                         return False
@@ -973,9 +978,10 @@ class MatmulMotion:
                 # one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers;
                 # 19_0348 the 38th, a later cell's); none where neither side is clear
                 side = riding_side(number[0], cube, result.cell_center(i, j))
-                if side is None:
-                    scene.remove(number)
-                    return lambda: []
+                if side is None:  # beside the sum while it stands, gone as it leaves
+                    still = cube.get_center().copy()
+                    return lambda: [InPlace(number, lambda mob, a: mob.set_opacity(
+                        0.0 if np.linalg.norm(cube.get_center() - still) > 0.01 else 1.0))]
                 return lambda: [InPlace(number, lambda mob, a: layout.beside([cube], mob, side, buff=0.15))]
 
             if defer:
@@ -1067,8 +1073,19 @@ class MatmulMotion:
                 clear = layout.screen_box([upright])[3] <= room_top
                 # quick (a still of the row mid-turn reads as a twisted ribbon: 10_0063), then the pair held,
                 # the caption saying so once it is true (not over a row still in A: 03_0059, 08_0050)
-                scene.play(stand_up(piece, pivot, bench.slot(-1) - upright.get_center(), clear), *to_bench,
-                           *naming, *(_saying(scene, say, told) if told else []), run_time=0.18 * run_time)
+                # round a corner into the bench's slot where the slot hangs from the row's line (never over A
+                # or its frame), else standing up over A
+                target = upright.copy().shift(bench.slot(-1) - upright.get_center())
+                turning = bend_into(piece, target) or stand_up(piece, pivot, bench.slot(-1) - upright.get_center(),
+                                                               clear)
+                # the caption says the pair stands there from the frame it does (said as the row still turned:
+                # 12_0056, the 56th reader)
+                telling = _saying(scene, say, told) if told else []
+                for animation in telling:
+                    animation.rate_func = at_end
+                if telling:
+                    scene.captions.later(0.18 * run_time)
+                scene.play(turning, *to_bench, *naming, *telling, run_time=0.18 * run_time)
                 if explain:
                     scene.wait(0.15 * run_time)
                 shown["row"], shown["products"], shown["label"] = piece, piece, piece.label
@@ -1497,6 +1514,54 @@ def stand_up(piece: CubeGrid, pivot, shift, apart: bool = True) -> InPlace:
         m.points = start.points.copy()
         m.rotate(-PI / 2 * turned, axis=OUT, about_point=pivot)
         m.shift(moved * np.asarray(shift, float))
+
+    return InPlace(piece, update)
+
+
+def bend_into(piece: CubeGrid, target: CubeGrid) -> InPlace | None:
+    """A row going round a corner into a column (``target``: the row as it
+    stands in the column, its first cube on top), cube after cube, like a
+    train: the row slides along its own line out of its block, its last
+    cube leading, and each cube turns down at the corner where that line
+    meets the column's. Every cube travels the same way, so the row stays
+    whole and in order at every frame, never over another row of its block
+    or anything beside it (a row turning about a cube swung diagonally
+    across its block or its frame: 12_0056, 19_0212, the 56th and 57th
+    readers). A column reaching a little higher than the row's line is
+    reached round the corner that much lower, then rises into place. None
+    where it reaches more than a cube and a half higher, or the row's line
+    runs past it (the row has to stand up: :func:`stand_up`)."""
+    start, end = piece.cell_centers().reshape(-1, 3), target.cell_centers().reshape(-1, 3)
+    count = len(start)
+    if count < 2 or len(end) != count:
+        return None
+    along = (start[-1] - start[0]) / np.linalg.norm(start[-1] - start[0])
+    down = (end[-1] - end[0]) / np.linalg.norm(end[-1] - end[0])
+    # the corner: the point of the row's line nearest the column's
+    w = start[0] - end[0]
+    b, d, e = float(along @ down), float(along @ w), float(down @ w)
+    if abs(1.0 - b * b) < 1e-6:  # a row already standing: no corner
+        return None
+    s = (b * e - d) / (1.0 - b * b)
+    corner = start[0] + s * along
+    before, after = (start - corner) @ along, (end - corner) @ down
+    tolerance = 0.05 * piece.pitch
+    # a column reaching a little above the row's line: it goes round the corner that much lower, then rises
+    rise = max(0.0, -float(after.min()))
+    if before.max() > tolerance or rise > 1.5 * piece.pitch:
+        return None
+    after = after + rise
+    ends = target.cube_corners() - end[:, None, :]  # each cube's corners as they end, about its centre
+    lift = -rise * down
+    share = float(np.mean(after - before)) / (float(np.mean(after - before)) + rise)  # of the play, round the corner
+
+    def at(u: np.ndarray) -> np.ndarray:
+        return corner + np.where(u[:, None] < 0, u[:, None] * along, u[:, None] * down)
+
+    def update(m, alpha):
+        going, rising = min(1.0, alpha / share), max(0.0, (alpha - share) / (1.0 - share)) if share < 1 else 0.0
+        u = before + going * (after - before)
+        m.points = (ends + at(u)[:, None, :] + rising * lift).reshape(-1, 3)
 
     return InPlace(piece, update)
 
