@@ -10,7 +10,7 @@ from manim import DOWN, ORIGIN, PI, RIGHT, Arrow, Mobject, Text, VGroup, linear,
 from ..components.cubegrid import CubeGrid
 from ..components.fades import InPlace, all_at_once, appear, at_end, at_once, halfway, swap, vanish
 from ..components.labels import TEXT_FONT, TEXT_SIZE
-from ..components.projection import FRONT
+from ..components.projection import FRONT, project_at, world_at_screen
 from ..layout import Margins
 
 __all__ = ["turn", "turn_sign", "transpose_beside", "MAX_GROWTH"]
@@ -64,25 +64,57 @@ def _shot(layout, source: CubeGrid, result: CubeGrid, words, sign: Mobject) -> f
     return room
 
 
+def _flown(m: CubeGrid, start: np.ndarray, pivot, normal, end, growth: float, t: float) -> None:
+    """``m`` (a column of cells whose points were ``start``) ``t`` of the
+    way (0 to 1, eased) in its flight to ``end`` (:func:`_flight`)."""
+    shift = np.asarray(end, float) - np.asarray(pivot, float)
+    m.points = start.copy()
+    m.rotate(t * PI / 2, axis=normal, about_point=pivot)
+    m.scale(1.0 + t * (growth - 1.0), about_point=pivot)
+    m.shift(t * shift + normal * 2.0 * m.pitch / (1.0 + t * (growth - 1.0)) * np.sin(PI * t))
+
+
 def _flight(piece: CubeGrid, pivot, normal, end, growth: float, begin: float, span: float) -> InPlace:
     """``piece`` (a column of cells) flying from where it is to ``end``
     (its centre there), turning a quarter turn about ``normal`` (down
     becomes right: a column becomes a row), growing by ``growth``, lifted
     toward the eye on the way (over whatever it passes); from ``begin`` to
     ``begin + span`` of the play."""
-    start = piece.copy()
-    shift = np.asarray(end, float) - np.asarray(pivot, float)
-    lift = normal * 2.0 * piece.pitch
+    start = piece.points.copy()
 
     def update(m, alpha):
         t = smooth(float(np.clip((alpha - begin) / span, 0.0, 1.0)))
-        m.points = start.points.copy()
-        m.rotate(t * PI / 2, axis=normal, about_point=pivot)
-        m.scale(1.0 + t * (growth - 1.0), about_point=pivot)
-        m.shift(t * shift + lift * np.sin(PI * t))
+        _flown(m, start, pivot, normal, end, growth, t)
         m.set_opacity(0.0 if t >= 1.0 else 1.0)  # landed: the result's row shows it from then on
 
     return InPlace(piece, update, rate_func=linear)
+
+
+def _ways(source: CubeGrid, result: CubeGrid, normal) -> list[tuple]:
+    """Each column's flight: (the column, its middle, where it lands, the growth)."""
+    _, rows, cols = source.grid_shape
+    growth = result.pitch / source.pitch
+    ways = []
+    for j in range(cols):
+        middle = (np.asarray(source.cell_center(0, j)) + np.asarray(source.cell_center(rows - 1, j))) / 2
+        end = (np.asarray(result.cell_center(j, 0)) + np.asarray(result.cell_center(j, rows - 1))) / 2
+        ways.append((j, middle, end, growth))
+    return ways
+
+
+def _lane(layout, source: CubeGrid, result: CubeGrid, normal, span: tuple[float, float]) -> tuple[float, float]:
+    """The (bottom, top) on screen the flying columns pass through between
+    ``span`` (left, right on screen)."""
+    bottom, top = np.inf, -np.inf
+    for j, middle, end, growth in _ways(source, result, normal):
+        piece = source.subgrid((slice(None), slice(None), j))
+        start = piece.points.copy()
+        for t in np.linspace(0.0, 1.0, 13):
+            _flown(piece, start, middle, normal, end, growth, float(t))
+            left, low, right, high = layout.screen_box([piece])
+            if right > span[0] and left < span[1]:
+                bottom, top = min(bottom, low), max(top, high)
+    return float(bottom), float(top)
 
 
 def _landing(result: CubeGrid, rows, ends) -> InPlace:
@@ -129,6 +161,35 @@ def _naming(words, begins) -> InPlace:
             word.set_opacity(1.0 if k == shown else 0.0)
 
     return InPlace(words, update, rate_func=linear)
+
+
+def _screen_rect(layout, mob: Mobject) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) on screen of an upright text ``mob``."""
+    x, y = project_at(layout.camera, np.asarray(mob.get_center(), float)[None])[0]
+    return x - mob.width / 2, y - mob.height / 2, x + mob.width / 2, y + mob.height / 2
+
+
+def _off_the_lane(layout, source: CubeGrid, result: CubeGrid, sign: Mobject, normal) -> None:
+    """``sign`` (between ``source`` and ``result``, seen face on) moved
+    under the lane the columns fly through, else over it, where it stays in
+    the stage area and clear of both blocks' labels; left where it is when
+    neither side has room (a column turning across the arrow and its code
+    read as a glitch: 19_0070, the 56th and 57th readers)."""
+    left, bottom, right, top = _screen_rect(layout, sign)
+    low, high = _lane(layout, source, result, normal, (left, right))
+    if top < low or bottom > high:
+        return
+    area = layout.area()
+    texts = [_screen_rect(layout, label) for label in (source.label, result.label) if label is not None]
+    x = (left + right) / 2
+    for y in (low - 0.15 - sign.height / 2, high + 0.15 + sign.height / 2):
+        b, t = y - sign.height / 2, y + sign.height / 2
+        if b < area.bottom or t > area.top:
+            continue
+        if any(l < right + 0.1 and r > left - 0.1 and lb < t + 0.1 and lt > b - 0.1 for l, lb, r, lt in texts):
+            continue
+        sign.move_to(world_at_screen(layout.camera, (x, y), source.get_center()))
+        return
 
 
 def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_name, before_name: str, words,
@@ -181,6 +242,7 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     layout.place(result)
     between = layout.screen_box([result])[0] - layout.screen_box([twin])[2]
     layout.beside([twin], sign, RIGHT, buff=(between - room - sign.width) / 2)
+    _off_the_lane(layout, twin, result, sign, np.cross(twin.axis_vectors()[1], twin.axis_vectors()[0]))
     layout.upright(sign)
     viewpoint.look_from(was)
     result.set_cell_opacity(SLOT_OPACITY).empty()
@@ -220,7 +282,7 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     scene.remove(boxes[0], targets[0])  # the first flight's frames stand there from its first frame
     landed = layout.word_labels(result, words)
     by_row = {word.row: word for word in landed}  # rows too thin for a word each: every other one, or fewer
-    growth = result.pitch / source.pitch
+    ways = _ways(source, result, normal)
 
     def fly(js, lag, run_time):
         span = 1.0 / (1.0 + lag * (len(js) - 1))
@@ -228,8 +290,7 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
         ends = [b + span for b in begins]
         flights = []
         for k, j in enumerate(js):
-            middle = (np.asarray(source.cell_center(0, j)) + np.asarray(source.cell_center(rows - 1, j))) / 2
-            end = (np.asarray(result.cell_center(j, 0)) + np.asarray(result.cell_center(j, rows - 1))) / 2
+            _, middle, end, growth = ways[j]
             flights.append(_flight(pieces[j], middle, normal, end, growth, begins[k], span))
         marks = [_framing(layout, [boxes[j] for j in js], begins), _framing(layout, [targets[j] for j in js], begins)]
         scene.add(*[pieces[j] for j in js])
