@@ -108,7 +108,7 @@ class StageDescription:
             return "trained with the attention (see stage 18)"
         if cfg.weights is not None:
             return "your own numbers (--weights)"
-        return "random normal N(0, 1), as nn.Embedding starts: not trained"
+        return "random, drawn from N(0, 1) as nn.Embedding initialises it: not trained"
 
     @classmethod
     def title_text(cls, config: AttentionConfig | None = None) -> str:

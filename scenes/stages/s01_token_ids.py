@@ -87,7 +87,7 @@ class TokenIds(StageScene):
         self.layout.fixed(*word_mobs, dictionary, dict_title)
 
         self.step("sentence")
-        self.say(f"the {len(words)} words of the sentence; the tensor sentence will hold their ids")
+        self.say(f"the {len(words)} words of the sentence; their ids go into a tensor also named sentence")
         column.set_cell_opacity(SLOT_OPACITY).empty()  # empty slots, named from the start
         self.play(LaggedStart(*[appear(w) for w in word_mobs], lag_ratio=0.12), appear(column),
                   appear(self.layout.place(column)))

@@ -135,8 +135,8 @@ class ProjectionMatrices(StageScene):
                  lift=OUT * 3 * r.pitch),
             vanish(c.label, rate_func=at_once)) for c, r in zip(columns, rows)], lag_ratio=0.7),
             *[appear(named, rate_func=at_end) for named in placed],  # named once every stick has landed
-            *all_at_once(self.saying("laid down as rows: row 0 of Q, K and V, the way stages 7 to 9 draw "
-                                     "each token's")), run_time=2.4)
+            *all_at_once(self.saying("laid down as rows, as stages 7 to 9 draw them: token 0's row of Q, "
+                                     "of K and of V")), run_time=2.4)
         self.remove(*columns)
         self.add(*rows)
         self.wait(0.8)  # the scene's closing hold follows: no still stretch over 2 s

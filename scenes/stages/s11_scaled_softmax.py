@@ -104,12 +104,13 @@ class ScaledSoftmax(RowSoftmaxStage):
         # the lead after, from the lead before as written: the two agree on screen (6.12 ÷ √17 = 1.48, where the
         # lead rounded on its own read 1.49: two readers)
         lead = float(format_value(before)) / self.cfg.d_k ** 0.5
-        # "the median", not "median row": of an even count of rows, it is no row's (11_0148, the 53rd reader)
+        # the median lead, said as a typical row's ("median row" is no row's of an even count: 11_0148, the 53rd
+        # reader; "the median over the rows" was not understood: 11_0148, the 56th)
         if top < 1 - ONE_TOKEN:
-            return (f"a row's top score leads the next by ~{shown_value(lead)}, the median over the rows "
-                    f"(~{shown_value(before)} before ÷√{self.cfg.d_k}): still nearly all the weight on one token")
-        return (f"a row's top score leads the next by ~{shown_value(lead)}, the median over the rows "
-                f"(~{shown_value(before)} before ÷√{self.cfg.d_k}): the next gets {top:.0%} of the top's weight")
+            return (f"in a typical row the top score leads the next by ~{shown_value(lead)} (~{shown_value(before)} "
+                    f"before ÷√{self.cfg.d_k}): still nearly all the weight on one token")
+        return (f"in a typical row the top score leads the next by ~{shown_value(lead)} (~{shown_value(before)} "
+                f"before ÷√{self.cfg.d_k}): the next gets {top:.0%} of the top's weight")
 
     def compared(self, before, unscaled, weights) -> str:
         """How stage 4's weights, the unscaled scores' and these differ, said

@@ -53,8 +53,8 @@ class MultiheadProjections(StageScene):
             return ""
         name, single = pairs[0]
         first = " and draws one U_query first" if name.endswith("query") and single == "key" else ""
-        return (f"{name}[0] is stage 6's U_{single}, number for number: the blog re-seeds torch.rand before "
-                f"these{first}")
+        return (f"{name}[0] is stage 6's U_{single}, number for number: the blog calls torch.manual_seed "
+                f"again before these{first}")
 
     def axes_guide(self, block, heads):
         """Arrows along the block's three axes, each with what it counts: its
