@@ -1078,13 +1078,10 @@ class MatmulMotion:
                 target = upright.copy().shift(bench.slot(-1) - upright.get_center())
                 turning = bend_into(piece, target) or stand_up(piece, pivot, bench.slot(-1) - upright.get_center(),
                                                                clear)
-                # the caption says the pair stands there from the frame it does (said as the row still turned:
-                # 12_0056, the 56th reader)
-                telling = _saying(scene, say, told) if told else []
-                for animation in telling:
-                    animation.rate_func = at_end
-                if telling:
-                    scene.captions.later(0.18 * run_time)
+                # the caption says the move from its first frame, as a move ("turns into a column"): a still of
+                # the row half round the corner under "stands beside" read as a glitch, a "snake" (12_0056, 19_0212,
+                # the 56th, 58th and 59th readers)
+                telling = all_at_once(_saying(scene, say, told)) if told else []
                 scene.play(turning, *to_bench, *naming, *telling, run_time=0.18 * run_time)
                 if explain:
                     scene.wait(0.15 * run_time)
@@ -1100,10 +1097,14 @@ class MatmulMotion:
                     scene.remove(right_label)
                     right.label, shown["b"] = plain, "plain"
                     scene.add(plain)
+                # named half-way, as the column comes and the last sum lands (named from the first frame, it said
+                # column j while the sum of column j - 1 flew to its cell: 07_0260, the 56th and 59th readers)
                 scene.add(piece, label, column)
+                naming = appear(label, rate_func=halfway)  # its own opacities kept before they are set to none
+                label.set_opacity(0.0)
                 shown["products"], shown["label"] = piece, label
                 flying, landed = landing() if landing is not None else ([], None)
-                scene.play(right.animate.highlight((0, slice(None), j), DIM), *to_bench, *name_column(label),
+                scene.play(right.animate.highlight((0, slice(None), j), DIM), *to_bench, *name_column(label), naming,
                            result.animate.set_cell_opacity(FORMING_OPACITY, (0, 0, j)), *frames.to(boxes),
                            *flying, run_time=0.3 * run_time)
                 if landed is not None:
@@ -1266,8 +1267,8 @@ class MatmulMotion:
         # what is about to happen, not the products' name before there are products
         on = right_name if vector else f"column 0 of {right_name}"
         if first:
-            cell(0, 4.0 / speed, explain=True, told=f"row 0 of {left_name} stands beside {on}: {k} pairs, multiplied "
-                                                      f"pair by pair")
+            cell(0, 4.0 / speed, explain=True, told=f"row 0 of {left_name} turns into a column beside {on}: {k} pairs "
+                                                      f"to multiply")
         if first > 1:
             say(f"row 0 against every column of {right_name}, one cell at a time")
         flight = None
