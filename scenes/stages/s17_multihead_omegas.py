@@ -25,8 +25,10 @@ class MultiheadOmegas(StageScene):
         keys_t = self.block("s15_multihead_keys", "multihead_keys.swapaxes(1, 2)", transposed=True, direction=DOWN)
         self.layout.row(queries, keys_t, gap=1.4)
         self.step("operands")
-        self.say("stage 10's ω′ = Q · Kᵀ once per head: each head's queries, and its keys turned by "
-                 "swapaxes(1, 2)")
+        # why the keys turn again (turned by stage 15 only to be turned back, read the 58th reader: 17_0059):
+        # they lie a token per row, as stage 10's K did
+        self.say("stage 10's ω′ = Q · Kᵀ once per head: the keys lie a token per row, as K did; swapaxes(1, 2) "
+                 "is stage 10's .T, for every head")
         self.play(appear(queries), appear(keys_t), appear(self.layout.place(queries)),
                   appear(self.layout.place(keys_t)))
 
