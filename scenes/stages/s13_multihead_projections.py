@@ -55,10 +55,9 @@ class MultiheadProjections(StageScene):
         # why, in the draws themselves (a bare "draws one U_query first" did not say which, or why it matters:
         # 13_0113, the 58th and 59th readers)
         if name.endswith("query") and single == "key":
-            return (f"{name}[0] = stage 6's U_key, number for number: the blog re-seeds torch.rand; its "
-                    f"one_U_query gets U_query's numbers again, head 0 the next ones, U_key's")
-        return (f"{name}[0] = stage 6's U_{single}, number for number: the blog re-seeds torch.rand before "
-                f"these")
+            return (f"{name}[0] = stage 6's U_key: the blog re-seeds torch.rand, a one_U_query takes U_query's "
+                    f"numbers again, head 0 the next ones")
+        return f"{name}[0] = stage 6's U_{single}, number for number: the blog re-seeds torch.rand before these"
 
     def axes_guide(self, block, heads):
         """Arrows along the block's three axes, each with what it counts: its
