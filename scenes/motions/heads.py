@@ -499,8 +499,10 @@ def turned_heads(layout, shown: FocusHeads, values, words, rows_are_tokens: bool
             left=layout.word_room(words) if rows_are_tokens else 0.0,
             top=layout.word_room(words, columns=True) if columns_are_tokens else 0.0,
             bottom=shown.focus.label.height + 0.3))
+    # their name under them as they stand turned, not under the room the turn took (under a 17-row slot, it
+    # floated 55 px below heads of 8 rows: 14_0640, the 58th and 59th readers)
+    others_label = _others_label(layout, others, shown.name) if others else None
     for piece in others:
-        piece.label = shown.others_label
         piece.is_map = rows_are_tokens and columns_are_tokens
     on_focus = _axes_words(layout, focus, words, rows_are_tokens, columns_are_tokens)
-    return FocusHeads(focus, others, shown.tags, on_focus, shown.others_label, shown.name, shown.area)
+    return FocusHeads(focus, others, shown.tags, on_focus, others_label, shown.name, shown.area)
