@@ -12,6 +12,7 @@ import pytest
 from manim import DOWN, LEFT, PI, RIGHT, UP, Rectangle, Text, Wait
 
 from golden import render_still
+from scenes import stage_registry
 from scenes.base import StageScene
 from scenes.components.cubegrid import CubeGrid
 from scenes.components.fades import appearing
@@ -837,6 +838,41 @@ def test_a_sums_number_never_rides_over_the_operands(tmp_path):
     render_still(sampled(Motion, 0.04, during), tmp_path, size=SIZE)
     assert seen["sums"]
     assert not seen["over"]
+
+
+def test_a_sums_number_never_lies_on_its_own_cube(tmp_path):
+    """Where its number cannot ride with the sum (the way to C crosses B), it
+    stays where it stood, over the sum, until the sum leaves: at no sampled
+    frame does a "Σ = …" lie on a cube (tried at each side, it was left on
+    the sum: 17_0165; stage 17 itself, and its shapes in a plain matmul)."""
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=(8, 17)), rng.normal(size=(17, 8))
+    seen = {"sums": 0, "on": []}
+
+    class Motion(StageScene):
+        title, code = "motion", "motion"
+
+        def storyboard(self):
+            matmul(self, self.layout, self.viewpoint, *operands(self, a, b), a @ b, matmul_products(a, b),
+                   names=("A", "B", "C"), cells=4, rows=0)
+
+    def during(scene):
+        texts = [t for m in scene.mobjects for t in m.get_family() if isinstance(t, Text) and t.text.startswith("Σ")
+                 and max(s.get_fill_opacity() for s in t.family_members_with_points()) > 0.05]
+        cubes = [project(scene.camera, g.cube_corners()[g.cube_opacity > 0.5].reshape(-1, 3)).reshape(-1, 8, 2)
+                 for m in scene.mobjects for g in m.get_family() if isinstance(g, CubeGrid)]
+        for t in texts:
+            seen["sums"] += 1
+            (left, bottom, _), (right, top, _) = t.get_corner(DOWN + LEFT), t.get_corner(UP + RIGHT)
+            for corners in cubes:
+                low, high = corners.min(axis=1), corners.max(axis=1)
+                if np.any((low[:, 0] < right) & (high[:, 0] > left) & (low[:, 1] < top) & (high[:, 1] > bottom)):
+                    seen["on"].append(t.text)
+
+    render_still(sampled(Motion, 0.04, during), tmp_path, size=SIZE)
+    render_still(sampled(stage_registry()[17], 0.04, during), tmp_path, size=SIZE)  # where it was seen
+    assert seen["sums"]
+    assert not seen["on"]
 
 
 def test_the_first_cells_products_are_added_one_by_one_under_their_running_sum(tmp_path):

@@ -845,7 +845,11 @@ class MatmulMotion:
                         return False
                 return True
 
-            return next((side for side in (UP, DOWN) if clear(side)), None)
+            was = number.get_center().copy()  # tried at every side, it is put back where it stood (left where
+            # the last try put it, it sat on its own cube while that stood: 17_0165)
+            side = next((side for side in (UP, DOWN) if clear(side)), None)
+            number.move_to(was)
+            return side
 
         def add_up(piece, i, j, cube, explain: bool, run_time: float) -> tuple[VGroup, CubeGrid, Rectangle]:
             """The products added one by one, seen (:func:`running_sum`): a
@@ -970,14 +974,18 @@ class MatmulMotion:
                 result.set_cell_opacity(1.0, (0, i, j))
                 scene.remove(cube, number)
 
-            def riding():
+            def riding(leaving: bool = False):
                 """"Σ = …" riding with the cube, on the side the texts on screen now
                 leave clear: a function giving its motion (none where neither side is
-                clear: the number gone)."""
+                clear: the number over the sum while it stands, gone as it leaves;
+                ``leaving``: the sum leaves as the play starts, the number with it,
+                from its first frame, clear of the next pair coming to the bench)."""
                 # the sum goes to its place, "Σ = …" riding over it or under it, clear of every text (a still of
                 # one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers;
                 # 19_0348 the 38th, a later cell's); none where neither side is clear
                 side = riding_side(number[0], cube, result.cell_center(i, j))
+                if side is None and leaving:
+                    return lambda: [vanish(number, rate_func=at_once)]
                 if side is None:  # beside the sum while it stands, gone as it leaves
                     still = cube.get_center().copy()
                     return lambda: [InPlace(number, lambda mob, a: mob.set_opacity(
@@ -992,7 +1000,7 @@ class MatmulMotion:
                     # the products' name gone before the play: the strip it named is the next pair's row by then
                     scene.remove(named)
                     return ([on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()),
-                             vanish(framed, rate_func=at_once), appear(dot, rate_func=at_once), *riding()()], landed)
+                             vanish(framed, rate_func=at_once), appear(dot, rate_func=at_once), *riding(leaving=True)()], landed)
 
                 return flight
             gone = clear_products()
