@@ -784,7 +784,7 @@ class MatmulMotion:
                 anims += b_label("plain", when)
             return anims
 
-        def multiply(piece, column, name, values, run_time, column_name=None):
+        def multiply(piece, column, name, values, run_time, column_name=None, told=()):
             """The pair on the bench becomes their products on the "·": A's row
             and B's column slide together onto it (the sign giving way), and
             the column is gone, the row turning into the products on their own
@@ -800,7 +800,7 @@ class MatmulMotion:
             piece.label, piece.part_of, piece.value_range = row_state  # the row's until it turns
             scene.play(piece.animate.shift(meet - piece.get_center()),
                        column.animate.shift(meet - column.get_center()),
-                       vanish(dot, rate_func=at_once), run_time=0.6 * run_time)
+                       vanish(dot, rate_func=at_once), *told, run_time=0.6 * run_time)
             # the colors change in one frame, with the name, as the column lies on the row: a blend of the
             # row's and the products' colors would match neither label (a reader read α[0] in yellow: 05_0187)
             piece.label, piece.part_of, piece.value_range = products_state
@@ -1117,8 +1117,12 @@ class MatmulMotion:
                            *flying, run_time=0.3 * run_time)
                 if landed is not None:
                     landed()
+            # the first cell's products said as the pair meets (under "row 0 … turns into a column", a still of
+            # the products read as the caption running behind: 07_0086, the 61st reader)
             multiply(piece, column, products_title(products_name(left_name, right_name, 0, j, vector), 0, j),
-                     products[0, j], 0.2 * run_time, column_name=named)
+                     products[0, j], 0.2 * run_time, column_name=named, told=all_at_once(_saying(
+                         scene, say, f"each pair multiplied: the {k} products, on their own colors")) if explain
+                     else ())
             marks = VGroup()
             if explain:
                 row_values, column_values = left.values[0, 0], right.values[0, :, 0]
