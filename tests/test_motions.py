@@ -808,14 +808,8 @@ def test_the_output_projection_is_a_row_against_a_row_of_w(tmp_path):
     assert np.allclose(seen["result"].values.reshape(expected.shape), expected, atol=1e-5)
 
 
-def test_a_sums_number_never_rides_over_the_operands(tmp_path):
-    """A cell's sum flies from the bench between A and B to C, over B: its
-    "Σ = …" goes with it only where that keeps it off both operands, else it
-    stays beside the sum until the sum leaves; at no sampled frame is a sum's
-    number over A or B."""
-    rng = np.random.default_rng(7)
-    a, b = rng.normal(size=(3, 6)), rng.normal(size=(6, 4))
-    seen = {"sums": 0, "over": []}
+def row_zero_matmul(a, b, seen):
+    """A scene forming row 0 of ``a @ b`` cell by cell (4 cells), its operands kept in ``seen``."""
 
     class Motion(StageScene):
         title, code = "motion", "motion"
@@ -825,17 +819,34 @@ def test_a_sums_number_never_rides_over_the_operands(tmp_path):
             matmul(self, self.layout, self.viewpoint, *seen["operands"], a @ b, matmul_products(a, b),
                    names=("A", "B", "C"), cells=4, rows=0)
 
+    return Motion
+
+
+def shown_sums(scene):
+    """Each "Σ …" text in sight, with its screen box (left, bottom, right, top)."""
+    sums = [t for m in scene.mobjects for t in m.get_family() if isinstance(t, Text) and t.text.startswith("Σ")
+            and max(s.get_fill_opacity() for s in t.family_members_with_points()) > 0.05]
+    return [(t.text, t.get_corner(DOWN + LEFT)[0], t.get_corner(DOWN + LEFT)[1], t.get_corner(UP + RIGHT)[0],
+             t.get_corner(UP + RIGHT)[1]) for t in sums]
+
+
+def test_a_sums_number_never_rides_over_the_operands(tmp_path):
+    """A cell's sum flies from the bench between A and B to C, over B: its
+    "Σ = …" goes with it only where that keeps it off both operands, else it
+    stays beside the sum until the sum leaves; at no sampled frame is a sum's
+    number over A or B."""
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=(3, 6)), rng.normal(size=(6, 4))
+    seen = {"sums": 0, "over": []}
+
     def during(scene):
-        sums = [t for m in scene.mobjects for t in m.get_family() if isinstance(t, Text) and t.text.startswith("Σ")
-                and max(s.get_fill_opacity() for s in t.family_members_with_points()) > 0.05]
         boxes = [screen_span(scene, grid) for grid in seen["operands"]]
-        for t in sums:
+        for text, left, bottom, right, top in shown_sums(scene):
             seen["sums"] += 1
-            (left, bottom, _), (right, top, _) = t.get_corner(DOWN + LEFT), t.get_corner(UP + RIGHT)
-            seen["over"] += [t.text for x0, y0, x1, y1 in boxes
+            seen["over"] += [text for x0, y0, x1, y1 in boxes
                              if left < x1 and right > x0 and bottom < y1 and top > y0]
 
-    render_still(sampled(Motion, 0.04, during), tmp_path, size=SIZE)
+    render_still(sampled(row_zero_matmul(a, b, seen), 0.04, during), tmp_path, size=SIZE)
     assert seen["sums"]
     assert not seen["over"]
 
@@ -849,27 +860,17 @@ def test_a_sums_number_never_lies_on_its_own_cube(tmp_path):
     a, b = rng.normal(size=(8, 17)), rng.normal(size=(17, 8))
     seen = {"sums": 0, "on": []}
 
-    class Motion(StageScene):
-        title, code = "motion", "motion"
-
-        def storyboard(self):
-            matmul(self, self.layout, self.viewpoint, *operands(self, a, b), a @ b, matmul_products(a, b),
-                   names=("A", "B", "C"), cells=4, rows=0)
-
     def during(scene):
-        texts = [t for m in scene.mobjects for t in m.get_family() if isinstance(t, Text) and t.text.startswith("Σ")
-                 and max(s.get_fill_opacity() for s in t.family_members_with_points()) > 0.05]
         cubes = [project(scene.camera, g.cube_corners()[g.cube_opacity > 0.5].reshape(-1, 3)).reshape(-1, 8, 2)
                  for m in scene.mobjects for g in m.get_family() if isinstance(g, CubeGrid)]
-        for t in texts:
+        for text, left, bottom, right, top in shown_sums(scene):
             seen["sums"] += 1
-            (left, bottom, _), (right, top, _) = t.get_corner(DOWN + LEFT), t.get_corner(UP + RIGHT)
             for corners in cubes:
                 low, high = corners.min(axis=1), corners.max(axis=1)
                 if np.any((low[:, 0] < right) & (high[:, 0] > left) & (low[:, 1] < top) & (high[:, 1] > bottom)):
-                    seen["on"].append(t.text)
+                    seen["on"].append(text)
 
-    render_still(sampled(Motion, 0.04, during), tmp_path, size=SIZE)
+    render_still(sampled(row_zero_matmul(a, b, seen), 0.04, during), tmp_path, size=SIZE)
     render_still(sampled(stage_registry()[17], 0.04, during), tmp_path, size=SIZE)  # where it was seen
     assert seen["sums"]
     assert not seen["on"]

@@ -1000,7 +1000,8 @@ class MatmulMotion:
                     # the products' name gone before the play: the strip it named is the next pair's row by then
                     scene.remove(named)
                     return ([on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()),
-                             vanish(framed, rate_func=at_once), appear(dot, rate_func=at_once), *riding(leaving=True)()], landed)
+                             vanish(framed, rate_func=at_once), appear(dot, rate_func=at_once),
+                             *riding(leaving=True)()], landed)
 
                 return flight
             gone = clear_products()
@@ -1119,10 +1120,10 @@ class MatmulMotion:
                     landed()
             # the first cell's products said as the pair meets (under "row 0 … turns into a column", a still of
             # the products read as the caption running behind: 07_0086, the 61st reader)
+            meeting = all_at_once(_saying(scene, say, f"each pair multiplied: the {k} products, on their own "
+                                                      f"colors")) if explain else ()
             multiply(piece, column, products_title(products_name(left_name, right_name, 0, j, vector), 0, j),
-                     products[0, j], 0.2 * run_time, column_name=named, told=all_at_once(_saying(
-                         scene, say, f"each pair multiplied: the {k} products, on their own colors")) if explain
-                     else ())
+                     products[0, j], 0.2 * run_time, column_name=named, told=meeting)
             marks = VGroup()
             if explain:
                 row_values, column_values = left.values[0, 0], right.values[0, :, 0]
