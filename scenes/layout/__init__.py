@@ -13,6 +13,7 @@ layout says *where*:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -340,11 +341,19 @@ class Layout:
         self.upright(label)
         return label
 
-    def column_word(self, grid: CubeGrid, column: int, word: str, font_size: int = TEXT_SIZE) -> Mobject:
-        """One token's word over one of ``grid``'s columns (see :func:`.text.column_word`), upright."""
-        label = text.column_word(self.camera, grid, column, word, self.theme, self.area(), font_size)
+    def column_word(self, grid: CubeGrid, column: int, word: str, font_size: int = TEXT_SIZE,
+                    flat: bool = False) -> Mobject:
+        """One token's word over one of ``grid``'s columns (see :func:`.text.column_word`), upright;
+        ``flat``: read across, kept inside the stage area and left of the block's right end (where the
+        words of a block beside it stand)."""
+        label = text.column_word(self.camera, grid, column, word, self.theme, self.area(), font_size, flat)
+        if flat:
+            self.inside(label, replace(self.area(), right=self.screen_box([grid])[2]))
         self.upright(label)
         return label
+
+    def flat_word_room(self, font_size: int = TEXT_SIZE) -> float:
+        return text.flat_word_room(self.theme, font_size)
 
     def row_text_scale(self, grid: CubeGrid, font_size: int, view=None) -> float:
         return text.row_text_scale(self.camera, grid, self.theme, font_size, view)

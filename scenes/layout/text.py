@@ -19,7 +19,7 @@ from .area import StageArea
 from .fit import screen_box
 
 __all__ = ["word_room", "word_labels", "column_words", "column_word", "row_word", "word_stride", "row_text_scale",
-           "fitted_word", "WORD_GAP", "GUIDES_RIGHT"]
+           "fitted_word", "flat_word_room", "WORD_GAP", "GUIDES_RIGHT"]
 
 WORD_GAP = 0.12  # between a block and the words naming its rows
 ROW_FILL = 1.0  # a word label is at most as tall as its row: neighbours touch, never overlap
@@ -182,9 +182,23 @@ def row_word(camera, grid: CubeGrid, row: int, word: str, theme: Theme, area: St
 
 
 def column_word(camera, grid: CubeGrid, column: int, word: str, theme: Theme, area: StageArea,
-                font_size: int = TEXT_SIZE) -> Mobject:
+                font_size: int = TEXT_SIZE, flat: bool = False) -> Mobject:
     """One word over column ``column`` of ``grid``, turned to read upwards,
     full size however thin the column (shown alone: it overhangs the
-    columns beside it), shortened with an ellipsis to the room above."""
-    _, _, _, top = screen_box(camera, [grid])
-    return _over_column(grid, column, fitted_word(word, theme, font_size, 1.0, area.top - top - WORD_GAP))
+    columns beside it), shortened with an ellipsis to the room above.
+    ``flat``: the word reads across, centred over its column, at most a
+    third of ``area``'s width and no wider than from its left edge to the
+    block's right end (the caller keeps it there): a single line's height
+    above the block, not the longest word's (:func:`flat_word_room`)."""
+    _, _, right, top = screen_box(camera, [grid])
+    if not flat:
+        return _over_column(grid, column, fitted_word(word, theme, font_size, 1.0, area.top - top - WORD_GAP))
+    _, row_axis, _ = grid.axis_vectors()
+    text = fitted_word(word, theme, font_size, 1.0, min(area.width / 3, right - area.left))
+    return text.move_to(grid.cell_center(0, column) - row_axis * (grid.pitch / 2 + WORD_GAP + text.height / 2))
+
+
+def flat_word_room(theme: Theme, font_size: int = TEXT_SIZE) -> float:
+    """The height to keep above a block for one word read across over a
+    column (:func:`column_word` with ``flat``)."""
+    return note_text("Ay", theme, font_size=font_size).height + WORD_GAP + COLUMN_SLACK

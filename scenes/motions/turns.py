@@ -56,7 +56,7 @@ def _shot(layout, source: CubeGrid, result: CubeGrid, words, sign: Mobject) -> f
     gap = room + max(1.0, sign.width + 0.3)
     for _ in range(3):
         layout.row(source, result, gap=gap, view=FRONT, bind=False,
-                   margins=Margins(top=layout.word_room(words, columns=True)))
+                   margins=Margins(top=layout.flat_word_room()))  # one word at a time, read across
         grow = 1.0 / layout.row_text_scale(result, TEXT_SIZE, view=FRONT)  # as it will be seen
         if grow < 1.0 + 1e-3 or result.pitch * grow > source.pitch * MAX_GROWTH:
             break
@@ -181,15 +181,24 @@ def _off_the_lane(layout, source: CubeGrid, result: CubeGrid, sign: Mobject, nor
         return
     area = layout.area()
     texts = [_screen_rect(layout, label) for label in (source.label, result.label) if label is not None]
-    x = (left + right) / 2
-    for y in (low - 0.15 - sign.height / 2, high + 0.15 + sign.height / 2):
-        b, t = y - sign.height / 2, y + sign.height / 2
+    half_w, half_h = sign.width / 2, sign.height / 2
+    # under the lane, else over it; under it, also lower down, between the two blocks' names (drawn large, the
+    # blocks leave no room over the lane and the names fill the band under it)
+    ys = [low - 0.15 - half_h, high + 0.15 + half_h] + [low - 0.15 - half_h - 0.1 * k for k in range(1, 30)]
+    names = sorted(texts)
+    xs = [(left + right) / 2] + ([(names[0][2] + names[-1][0]) / 2] if len(names) == 2 else [])
+    for y in ys:
+        b, t = y - half_h, y + half_h
         if b < area.bottom or t > area.top:
             continue
-        if any(l < right + 0.1 and r > left - 0.1 and lb < t + 0.1 and lt > b - 0.1 for l, lb, r, lt in texts):
-            continue
-        sign.move_to(world_at_screen(layout.camera, (x, y), source.get_center()))
-        return
+        for x in xs:
+            if _lane(layout, source, result, normal, (x - half_w, x + half_w))[0] < t:
+                continue  # the lane is wider down there
+            if any(l < x + half_w + 0.1 and r > x - half_w - 0.1 and lb < t + 0.1 and lt > b - 0.1
+                   for l, lb, r, lt in texts):
+                continue
+            sign.move_to(world_at_screen(layout.camera, (x, y), source.get_center()))
+            return
 
 
 def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_name, before_name: str, words,
@@ -233,12 +242,12 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     result_name(result)
     room = _shot(layout, twin, result, words, sign)
     twin.label.hang = -1  # a name wider than the block reaches left, away from the result's row words
-    layout.place(twin)
     # the shot the move ends in, laid out as seen from there: the result's empty slots come with the move, its
     # name as the source's changes (after it, a still caught the block alone, everything else gone: 14_0484,
     # the 50th and 51st readers)
     was = viewpoint.now
     viewpoint.look_from(FRONT)
+    layout.place(twin)  # as seen from the front, where the sign is kept clear of it
     layout.place(result)
     between = layout.screen_box([result])[0] - layout.screen_box([twin])[2]
     layout.beside([twin], sign, RIGHT, buff=(between - room - sign.width) / 2)
@@ -250,15 +259,19 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     # the caption saying the turn from the move's first frame, the move short (said half-way through a move of
     # 1 s, a still caught the block alone, everything else gone, under the last caption's "head 0 large, with
     # the tokens": 14_0486, the 49th reader)
+    # the names placed for the front view come once the camera is there (half-way through its turn, a name
+    # stood where the turn had not yet brought its block: over the caption, off the frame's edge)
+    named = at_end if not np.allclose(was, FRONT) else halfway
     scene.play(*[vanish(m, rate_func=at_once) for m in leaving], viewpoint.turn(*FRONT),
-               source.animate.become(twin), *swap(old_label, twin.label), *all_at_once(told_move()),
-               appear(result, rate_func=at_once), appear(result.label, rate_func=halfway),  # with the source's
-               appear(sign, rate_func=at_end), run_time=0.7 / speed)  # new name; the sign once the block has passed
+               source.animate.become(twin), *swap(old_label, twin.label, rate_func=named),
+               *all_at_once(told_move()), appear(result, rate_func=at_once),
+               appear(result.label, rate_func=named),  # with the source's new name
+               appear(sign, rate_func=at_end), run_time=0.7 / speed)  # the sign once the block has passed
     layout.bind(source, twin.label)
     layout.place(source)
     # over the column in flight its token's word, one at a time (over every column, they were too thin for
     # more than every other word)
-    above = VGroup(*[layout.column_word(source, j, word) for j, word in enumerate(words[:cols])])
+    above = VGroup(*[layout.column_word(source, j, word, flat=True) for j, word in enumerate(words[:cols])])
     for word in above[1:]:
         word.set_opacity(0.0)
     # the column in flight's word beside the row it becomes, right of it, one at a time (the rows' own words,
