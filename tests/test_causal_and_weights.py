@@ -325,3 +325,27 @@ def test_stage_14_names_every_head_that_repeats_stage_6_and_calls_none_new(confi
         assert expected == ["[0]", "[1]"] and "head 0 equals stage 8's K, head 1 stage 9's V[:, :17]" in closing
         queries = trace["s14_multihead_queries"]  # ... which they are, number for number
         assert np.allclose(queries[0], trace["s08_keys"]) and np.allclose(queries[1], trace["s09_values"][:, :17])
+
+
+@pytest.mark.parametrize("config", [AttentionConfig(), AttentionConfig(variant="paper"), CAUSAL])
+def test_stage_14_says_the_heads_differ_only_where_they_do(config):
+    """The closing words of stages 14 and 15 ("each token gets 9 different
+    queries") hold by a hand loop over the heads' rows; with one head's
+    slice planted equal to another's, they name those two heads instead."""
+    from scenes.stages.s14_multihead_queries import MultiheadQueries
+    from scenes.stages.s15_multihead_keys import MultiheadKeys
+
+    trace = compute_trace(config)
+    for cls, plural in ((MultiheadQueries, "queries"), (MultiheadKeys, "keys")):
+        stage = cls.__new__(cls)
+        stage.trace, stage.cfg = dict(trace), config
+        result = trace[stage.result_key]
+        heads, tokens = result.shape[0], result.shape[1]
+        distinct = all(not np.allclose(result[a, i], result[b, i])
+                       for a in range(heads) for b in range(a + 1, heads) for i in range(tokens))
+        assert distinct and stage.heads_differ() == f"each token gets {heads} different {plural}, one per head"
+        planted = result.copy()
+        planted[heads - 1] = planted[1]
+        stage.trace[stage.result_key] = planted
+        said = stage.heads_differ()
+        assert "different" not in said and f"heads 1 and {heads - 1} give a token the same one" in said

@@ -54,9 +54,11 @@ class MultiheadProjections(StageScene):
         name, single = pairs[0]
         # why, in the draws themselves (a bare "draws one U_query first" did not say which, or why it matters:
         # 13_0113, the 58th and 59th readers)
+        # in words, not the notebook's names ("a one_U_query takes U_query's numbers again": one_U_query never
+        # on screen, the sentence read as broken: 13_0113, the 60th and 61st readers)
         if name.endswith("query") and single == "key":
-            return (f"{name}[0] = stage 6's U_key: the blog re-seeds torch.rand, a one_U_query takes U_query's "
-                    f"numbers again, head 0 the next ones")
+            return (f"{name}[0] = stage 6's U_key: the blog re-seeds torch.rand and draws a spare query "
+                    f"matrix first, so head 0 gets U_key's numbers")
         return f"{name}[0] = stage 6's U_{single}, number for number: the blog re-seeds torch.rand before these"
 
     def axes_guide(self, block, heads):

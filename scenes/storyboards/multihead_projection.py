@@ -111,7 +111,23 @@ class MultiheadProjectionStage(StageScene):
                         + ("" if whole else f"[:, :{rows}]"))
         if not said or not said[0].startswith("head 0"):
             return ""
-        return f"a quirk of the seed: {', '.join(said)}"
+        return ", ".join(said)
+
+    def heads_differ(self) -> str:
+        """What the heads are for, said from the result (:meth:`finish`'s
+        last caption): each token's rows in the heads' slices all different,
+        or which heads agree; "" for one head."""
+        final = self.trace[self.result_key]
+        heads = len(final)
+        if heads < 2:
+            return ""
+        plural = self.result_name.split("_")[-1]  # multihead_queries: queries
+        agree = [(a, b) for a in range(heads) for b in range(a + 1, heads)
+                 if any(np.allclose(final[a, i], final[b, i]) for i in range(final.shape[1]))]
+        if agree:
+            a, b = agree[0]
+            return f"each token gets {heads} {plural}, one per head; heads {a} and {b} give a token the same one"
+        return f"each token gets {heads} different {plural}, one per head"
 
     def heads_formed(self, result, leaving, room_for=None):
         """The batched matmul seen as one, then the heads side by side. With
@@ -188,18 +204,28 @@ class MultiheadProjectionStage(StageScene):
         if heads > 1:
             self.step("every head")
             self.every_head(focus, turned, [*beside, focus.row_words], final)
-        if same := self.head0_repeats():  # said again of the result, where a still sees it
+        # what the heads are for, the closing words (the seed's quirk alone there read as trivia undermining the
+        # point of multi-head attention: 14_0640, the 61st reader); the quirk with it, as the head slices stand
+        # beside stage 8's K (unsaid there, three readers took it for wrong data: 14_0640, the 39th to 41st)
+        if differ := self.heads_differ():
             self.wait(0.6)
-            self.say(same)
+            same = self.head0_repeats()
+            self.say(differ + (f" ({same}: the seed, stage 13)" if same else ""))
 
     def every_head(self, focus, turned, beside, final):
         """The closing shot: the whole tensor again, every head turned (head 0
         back from the turn's shot to where it stood, large with a token's
         word on each row; the others beside it), not head 0 alone (14_0770)."""
         target = turned.focus  # where head 0 stands among the others (only its place is read)
+        # its name without the turn's "after swapaxes(1, 2)": one block of that name here (the line, not in the
+        # room the shot kept for the name, stood on a two-line caption: 14, 16 long words)
+        old = focus.label
+        self.layout.name(focus, old.tensor_name, DOWN, scale_of=old.scale_of, note=None)
+        self.layout.place(focus)
         target.label = focus.label
         focus.label.within = turned.area
-        self.play(*[vanish(m, rate_func=at_once) for m in beside], focus.animate.become(target),
+        self.play(*[vanish(m, rate_func=at_once) for m in beside], *swap(old, focus.label, rate_func=at_once),
+                  focus.animate.become(target),
                   self.layout.follow(focus, target), *self.saying(
                       f"{self.result_name}: {shape_text(final.shape)}, every head's slice turned alike"),
                   run_time=0.8)
