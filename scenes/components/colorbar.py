@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from manim import LEFT, RIGHT, Line, Rectangle, Text, VGroup
 
-from .numbers import tick_values
+from .numbers import MASKED_SIGN, tick_values
 from .palette import DARK, MASKED_HEX, Theme, rainbow
 
 __all__ = ["ScaleBar", "SCALE_WIDTH", "MASKED_SIGN", "centred_on_zero"]
@@ -27,7 +27,6 @@ SCALE_HEIGHT = 0.16
 SCALE_STOPS = 13  # gradient stops along the hue circle
 ZERO_STROKE = 4.5  # the mark where 0 falls on a bar of both signs (at 2.5, 1-2 px at 480p, "practically
 # invisible": 02_0060, the 49th reader)
-MASKED_SIGN = "−∞"  # the one sign for a masked score, on blocks and in legends
 
 
 def centred_on_zero(value_range) -> bool:

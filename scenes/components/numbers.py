@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["format_value", "shown_value", "at_step_of", "factor", "tick_values", "own_colors", "cell_arithmetic",
+__all__ = ["MASKED_SIGN", "format_value", "shown_value", "at_step_of", "factor", "tick_values", "own_colors", "cell_arithmetic",
            "quoted_terms", "cell_name", "operand", "fingerprint", "row_numbers", "shown_sum", "sum_terms",
            "shown_divisor", "shown_total"]
 
@@ -45,12 +45,19 @@ def format_value(value: float) -> str:
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def shown_value(value: float) -> str:
-    """:func:`format_value` with a true minus sign, as a caption or note shows it.
+MASKED_SIGN = "−∞"  # the one sign for a masked score, on blocks, in legends and in captions
 
-    >>> shown_value(-2.84)
-    '−2.84'
+
+def shown_value(value: float) -> str:
+    """:func:`format_value` with a true minus sign, as a caption or note shows
+    it; a masked score's −inf as :data:`MASKED_SIGN` (a caption's "−inf"
+    beside the legend's "−∞" named one thing twice: 11, causal).
+
+    >>> shown_value(-2.84), shown_value(float("-inf"))
+    ('−2.84', '−∞')
     """
+    if value == float("-inf"):
+        return MASKED_SIGN
     return format_value(float(value)).replace("-", "−")
 
 

@@ -14,8 +14,8 @@ __all__ = ["ScaledSoftmax"]
 class ScaledSoftmax(RowSoftmaxStage):
     number = 11
     title = "Scaled softmax"
-    summary = ("divide ω′ by √d_k = √17 (beside ω′: on its colors every score shrinks toward 0, on its own the same "
-               "pattern), softmax along rows into α′; compare with softmax(ω′) unscaled and with stage 4")
+    summary = ("divide ω′ by √d_k = √17 (beside ω′, on its colors: every score shrinks toward 0, every row's order "
+               "kept), softmax along rows into α′; compare with softmax(ω′) unscaled and with stage 4")
     code = "attention_weights = F.softmax(omegas / d_k**0.5, dim=-1)"
     formula_tex = r"\alpha'_{ij} = \mathrm{softmax}_j\!\left(\omega'_{ij} / \sqrt{d_k}\right)"
     mask_code = "attention_weights = F.softmax((omegas / d_k**0.5).masked_fill(mask, float('-inf')), dim=-1)"
@@ -52,10 +52,9 @@ class ScaledSoftmax(RowSoftmaxStage):
         d_k = self.cfg.d_k
         root = d_k ** 0.5
         before = tick_values(scores.value_range)
-        after_range = (float(np.min(scaled)), float(np.max(scaled)))
-        after = tick_values(after_range)
-        # ω′ / √d_k beside ω′, first on ω′'s colors: every cube slides toward the middle color (0);
-        # then on its own: the same pattern. On the bench's place, between ω′ and the weights
+        after = tick_values((float(np.min(scaled)), float(np.max(scaled))))
+        # ω′ / √d_k beside ω′, on ω′'s colors: every cube slides toward the middle color (0). On the bench's
+        # place, between ω′ and the weights
         divided = scores.like(self.trace[self.scores_key], scores.value_range, dims=scores.dims)
         divided.is_map = True
         at = bench.bench.cell_center(0, 0)
@@ -72,20 +71,16 @@ class ScaledSoftmax(RowSoftmaxStage):
         self.play(divided.animate.align_cell((0, 0, 0), spot)
                   .recolor(scaled, scores.value_range), appear(divided.label), run_time=1.6)
         self.wait(1.8)
-        old = divided.label
-        divided.value_range = after_range
-        self.layout.name(divided, self.scaled_name(), bench.bench_side, values=scaled)  # as the old label hangs
-        self.layout.place(divided)
-        self.say(f"on its own colors ({after[0]} … {after[1]}): the same pattern as ω′, "
+        # kept on ω′'s colors from here to the softmax: the shrink seen at every still after it (recolored on its
+        # own range, the divided block looked just like ω′: 11_0148, the 60th, 62nd and 63rd readers)
+        self.say(f"still on ω′'s colors ({before[0]} … {before[1]}): every cube nearer the middle color, 0's; "
                  "every row's order kept")
-        self.play(divided.animate.recolor(scaled, after_range), *swap(old, divided.label), run_time=1.2)
-        self.wait(1.8)
+        self.wait(1.4)
         # the divided scores take ω′'s place: the softmax works on them
         old = scores.label
-        scores.value_range = after_range
-        self.layout.name(scores, self.scaled_name(), DOWN, values=scaled)
+        self.layout.name(scores, self.scaled_name(), DOWN, values=scaled, scale_of=self.scores_name)
         self.layout.place(scores)
-        self.play(scores.animate.recolor(scaled, after_range), *swap(old, scores.label),
+        self.play(scores.animate.recolor(scaled, scores.value_range), *swap(old, scores.label),
                   divided.animate.align_cell((0, 0, 0), scores.cell_center(0, 0)).set_opacity(0.0),
                   *swap(divided.label, None), run_time=1.0)
         self.remove(divided)

@@ -53,26 +53,28 @@ class MultiheadSoftmax(StageScene):
         self.step("scale")
         scaled = self.trace["s18_multihead_scaled_omegas"]
         name = "multihead_omegas{} / √" + str(head_k)
-        # as stage 11: first on the scores' colors, every cube sliding toward the middle color (0), then on their
-        # own, the same patterns (recolored on their own scale at once, the division changed no color: "the map
-        # simply appears already divided", the 38th reader, 18)
-        before, after = tick_values(shown.focus.value_range), tick_values((float(scaled.min()), float(scaled.max())))
+        # on the scores' colors, every cube sliding toward the middle color (0), and kept there until the softmax:
+        # the division seen at every still after it (recolored on their own range at once, "the map simply
+        # appears already divided": the 38th reader; recolored after a moment, two stills showed the same
+        # picture before and after ÷√17: 18_0050, 18_0150, the 62nd and 63rd readers)
+        kept = shown.focus.value_range
+        before, after = tick_values(kept), tick_values((float(scaled.min()), float(scaled.max())))
         what = f" (d/h = {head_k})" if self.paper(self.cfg) else ""
         self.say(f"÷ √{head_k}{what} in every head (√{head_k} ≈ {head_k ** 0.5:.3g}): every score shrinks toward 0, "
                  f"{before[0]} … {before[1]} becomes {after[0]} … {after[1]}")
-        self.show_all(maps, shown, scaled, name, run_time=1.6, value_range=shown.focus.value_range,
-                      scale_of="multihead_omegas")
-        self.wait(1.8)
-        self.say(f"on their own colors ({after[0]} … {after[1]}): the same patterns, every row's order kept")
-        self.show_all(maps, shown, scaled, name, run_time=1.2)
-        self.wait(1.0)
+        self.show_all(maps, shown, scaled, name, run_time=1.6, value_range=kept, scale_of="multihead_omegas")
+        self.wait(1.4)
+        self.say(f"still on the scores' colors ({before[0]} … {before[1]}): every cube nearer the middle color, 0's; "
+                 f"every row's order kept")
+        self.wait(1.4)
         values = scaled
         if self.cfg.mask == "causal":
             self.step("mask")
             self.say(f"causal mask in every head: later tokens' scores become {MASKED_SIGN}")
             mark = mask_later_tokens(self, self.layout, maps)
             values = self.trace["s18_multihead_masked_scaled_omegas"]
-            self.show_all(maps, shown, values, "multihead_omegas{} / √" + str(head_k), run_time=0.4)
+            self.show_all(maps, shown, values, "multihead_omegas{} / √" + str(head_k), run_time=0.4,
+                          value_range=kept, scale_of="multihead_omegas")
             self.play(vanish(mark), run_time=0.4)
 
         self.step("softmax, head 0")

@@ -32,7 +32,7 @@ WORDS_SHARE = 0.5  # the token blocks keep their words over them unless that hal
 
 
 class Concatenation(StageScene):
-    code_steps = {"tokens first": (0,), "one row per token": (1,)}
+    code_steps = {"tokens first": (0,)}  # the reshape lit with its caption (:meth:`end_to_end`)
     number = 20
     title = "Concatenate the heads"
     summary = ("swapaxes(0,1): the block re-cut by token, 8 blocks of 9×18; reshape: each token's heads end "
@@ -199,7 +199,9 @@ class Concatenation(StageScene):
         joined_label = self.layout.place(joined, buff=LABEL_BUFF + (TAG_ROOM if len(head_marks) else 0.0))
         seams = self.seams(joined, heads, d_v, reach=joined.pitch / 2)
         # said as the rows it fills appear (said before the blocks moved up, it spoke of a reshape over the
-        # swapaxes' blocks: 20_0112, the 34th reader)
+        # swapaxes' blocks: 20_0112, the 34th reader), its statement lit with it (lit as the step began, the
+        # reshape stood lit under the swapaxes' caption: 20_0126, the 63rd reader)
+        self.code_at(1)
         self.play(appear(joined), appear(joined_label), appear(seams), appear(head_marks), *self.saying(reshaping),
                   run_time=0.5)
         for t, block in enumerate(token_blocks):
