@@ -800,7 +800,7 @@ class MatmulMotion:
             piece.label, piece.part_of, piece.value_range = row_state  # the row's until it turns
             scene.play(piece.animate.shift(meet - piece.get_center()),
                        column.animate.shift(meet - column.get_center()),
-                       vanish(dot, rate_func=at_once), *told, run_time=0.6 * run_time)
+                       vanish(dot, rate_func=at_once), run_time=0.6 * run_time)
             # the colors change in one frame, with the name, as the column lies on the row: a blend of the
             # row's and the products' colors would match neither label (a reader read α[0] in yellow: 05_0187)
             piece.label, piece.part_of, piece.value_range = products_state
@@ -810,7 +810,8 @@ class MatmulMotion:
                        right.animate(rate_func=at_once).set_cell_opacity(DIM),
                        *take_place(label), vanish(column, rate_func=at_once),
                        *([vanish(column_name, rate_func=at_once)] if column_name is not None else []),
-                       run_time=0.4 * run_time)
+                       *told, run_time=0.4 * run_time)  # said in the frame the products show (said as the pair
+            # slid together, it named products not yet drawn: 05_0077, the 62nd and 63rd readers)
             scene.remove(column)
             shown["products"], shown["label"] = piece, label
 
@@ -1118,8 +1119,8 @@ class MatmulMotion:
                            *flying, run_time=0.3 * run_time)
                 if landed is not None:
                     landed()
-            # the first cell's products said as the pair meets (under "row 0 … turns into a column", a still of
-            # the products read as the caption running behind: 07_0086, the 61st reader)
+            # the first cell's products said as they show (under "row 0 … turns into a column", a still of the
+            # products read as the caption running behind: 07_0086, the 61st reader)
             meeting = all_at_once(_saying(scene, say, f"each pair multiplied: the {k} products, on their own "
                                                       f"colors")) if explain else ()
             multiply(piece, column, products_title(products_name(left_name, right_name, 0, j, vector), 0, j),
