@@ -206,6 +206,9 @@ class MultiheadProjections(StageScene):
         across = note_text(f"d = {tensors[0].shape[2]}", self.theme,  # the other two axes' words
                            font_size=TEXT_SIZE).height + GUIDE_ROOM
         margins = Margins(bottom=block.label.height + LABEL_BUFF + 0.1, right=guide, left=across, top=across)
+        # the depth shot: the name left of the block, beyond the d_k arrow, the block the area's whole height
+        # (under it, three lines of name left the block about 6 px a cube: 13_0282, the 62nd and 63rd readers)
+        beside = Margins(bottom=0.15, right=guide, left=across + LABEL_BUFF + block.label.width, top=across)
         # the cards pile up face on, in the right part, fanned: each slice a little up and right of the one in
         # front of it, the last head's first, at the back, head 0's last, in front, every card's edge in sight
         # (piled exactly, a card growing into its slice over the larger pile read as a jumble, the pile as one
@@ -245,12 +248,12 @@ class MultiheadProjections(StageScene):
             self.wait(0.8)  # the pile whole, its two ends tagged
         # then the camera turns to see the depth, the fanned cards closing into the block's slices as it grows
         # into the middle of the stage area (left at the right, it stood beside 60 % of an empty frame: 13_0219)
-        target = self.layout.settled(block, margins, view=self.view)
-        left_edge = self.layout.screen_box([target], self.view)[0]
-        target.shift(LEFT * max(0.0, left_edge + block.label.width - whole.right))
+        target = self.layout.settled(block, beside, view=self.view)
+        block.label.side, block.label.hang = LEFT, 0
         self.play(*[card.animate.become(piece) for card, piece in zip(cards, target.split(axis=0))],
                   *[vanish(tag, rate_func=at_once) for tag in kept],  # the axes' words say it from here
-                  self.viewpoint.turn(*self.view), self.layout.follow(block, target, self.view), run_time=1.2)
+                  self.viewpoint.turn(*self.view), self.layout.follow(block, target, self.view, buff=LABEL_BUFF + across),
+                  run_time=1.2)
         block.become(target)
         self.remove(*cards)
         self.add(block)
@@ -259,8 +262,13 @@ class MultiheadProjections(StageScene):
             f"{names[0]}: {heads} heads deep, each slice {shape_text(tensors[0].shape[1:])}: rows d_k, "
             f"columns d" if heads > 1 else f"{names[0]}: one slice, rows d_k, columns d"), run_time=0.3)
         self.wait(1.8)
-        block.label.row, block.label.hang = row, hang
-        self.play(block.animate.become(home), self.layout.follow(block, home, view=self.view),
+        block.label.hang, block.label.side = hang, DOWN
+        # level with the row of three as it will stand (with the block large where it is now, the row's bottom
+        # was its bottom: the name went under the caption)
+        block.label.row = [home if b is block else b for b in row] if row else row
+        going = self.layout.follow(block, home, view=self.view)
+        block.label.row = row
+        self.play(block.animate.become(home), going,
                   vanish(axes, rate_func=at_once), run_time=0.8)
         # said with the blocks it names (said as the query's block went home, it stood over that block alone:
         # 13_0204, the 35th reader)
