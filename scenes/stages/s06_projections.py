@@ -69,9 +69,10 @@ class ProjectionMatrices(StageScene):
                 vector.scale(grid.pitch / vector.pitch).next_to(grid, RIGHT, buff=grid.pitch * 3)
                 apart = (grid.label.width + vector.label.width) / 2 + 0.4
                 vector.shift(RIGHT * max(0.0, grid.get_center()[0] + apart - vector.get_center()[0]))
-            if n:  # the next matrix comes in already laid out: U · x⁽⁰⁾ = (empty), the signs between
-                self.say(f"the same with {name}: {short} = {name} @ x⁽⁰⁾")
-            else:
+            # the next matrix comes in already laid out, U · x⁽⁰⁾ = (empty), the matmul's rule said as it comes (a
+            # caption of its own first, "the same with U_key: k⁽⁰⁾ = U_key @ x⁽⁰⁾", held the frame still for 1.7 s
+            # and wrote the product two ways: 06_0423, the 64th and 65th readers)
+            if not n:
                 self.play(appear(vector), appear(self.layout.place(vector)), run_time=0.6)
             matrix = self.trace[key]
             # the last matmul's blocks, names and signs go in the frame the next one's come, where they stood (gone
