@@ -92,13 +92,14 @@ class MultiheadProjectionStage(StageScene):
 
     def head0_repeats(self) -> str:
         """Where head 0's result holds the very numbers of a single-head
-        result (its matrix is stage 6's, :meth:`stage6_heads`), that said, with
-        why, and so for every next head that does, else "" (unexplained, three
-        readers took it for wrong data: 14_0640 against 08_0445, the 39th to
-        41st; said as "multihead_queries[0] = K" alone, it blurred queries and
-        keys: the 32nd reader, and as a fact with its cause, the 47th; "heads
-        1 to 8 are new" was false of head 1: 14_0653, the 43rd reader): said
-        as the seed's quirk."""
+        result (its matrix is stage 6's, :meth:`stage6_heads`), that said
+        ("head 0 equals stage 8's K"), and so for every next head that does,
+        else "" (unexplained, three readers took it for wrong data: 14_0640
+        against 08_0445, the 39th to 41st; said as "multihead_queries[0] = K"
+        alone, it blurred queries and keys: the 32nd reader; "heads 1 to 8 are
+        new" was false of head 1: 14_0653, the 43rd reader). :meth:`finish`
+        says it in brackets after :meth:`heads_differ`, with its cause, the
+        seed."""
         results = {"query": ("s07_queries", "Q", 7), "key": ("s08_keys", "K", 8), "value": ("s09_values", "V", 9)}
         said = []
         for head, single, rows in self.stage6_heads(self.trace[self.weight_key]):
