@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MASKED_SIGN", "format_value", "shown_value", "at_step_of", "factor", "tick_values", "own_colors", "cell_arithmetic",
-           "quoted_terms", "cell_name", "operand", "fingerprint", "row_numbers", "shown_sum", "sum_terms",
+__all__ = ["MASKED_SIGN", "format_value", "shown_value", "at_step_of", "factor", "tick_values", "own_colors",
+           "cell_arithmetic", "quoted_terms", "cell_name", "operand", "fingerprint", "row_numbers", "shown_sum", "sum_terms",
            "shown_divisor", "shown_total"]
 
 

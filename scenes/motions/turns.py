@@ -187,12 +187,13 @@ def _off_the_lane(layout, source: CubeGrid, result: CubeGrid, sign: Mobject, nor
     ys = [low - 0.15 - half_h, high + 0.15 + half_h] + [low - 0.15 - half_h - 0.1 * k for k in range(1, 30)]
     names = sorted(texts)
     xs = [(left + right) / 2] + ([(names[0][2] + names[-1][0]) / 2] if len(names) == 2 else [])
+    lows = [_lane(layout, source, result, normal, (x - half_w, x + half_w))[0] for x in xs]  # one per x, not per y
     for y in ys:
         b, t = y - half_h, y + half_h
         if b < area.bottom or t > area.top:
             continue
-        for x in xs:
-            if _lane(layout, source, result, normal, (x - half_w, x + half_w))[0] < t:
+        for x, lane_low in zip(xs, lows):
+            if lane_low < t:
                 continue  # the lane is wider down there
             if any(l < x + half_w + 0.1 and r > x - half_w - 0.1 and lb < t + 0.1 and lt > b - 0.1
                    for l, lb, r, lt in texts):

@@ -252,8 +252,8 @@ class MultiheadProjections(StageScene):
         block.label.side, block.label.hang = LEFT, 0
         self.play(*[card.animate.become(piece) for card, piece in zip(cards, target.split(axis=0))],
                   *[vanish(tag, rate_func=at_once) for tag in kept],  # the axes' words say it from here
-                  self.viewpoint.turn(*self.view), self.layout.follow(block, target, self.view, buff=LABEL_BUFF + across),
-                  run_time=1.2)
+                  self.viewpoint.turn(*self.view),
+                  self.layout.follow(block, target, self.view, buff=LABEL_BUFF + across), run_time=1.2)
         block.become(target)
         self.remove(*cards)
         self.add(block)
