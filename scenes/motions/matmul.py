@@ -804,10 +804,10 @@ class MatmulMotion:
             # the colors change in one frame, with the name, as the column lies on the row: a blend of the
             # row's and the products' colors would match neither label (a reader read α[0] in yellow: 05_0187)
             piece.label, piece.part_of, piece.value_range = products_state
-            # B's column dimmed as its copy turns into the products, framed still: lit under the products' name and
-            # bar, it read as the products drawn in B's colors (03_0320, 08_0133 and eight more, the 46th reader)
+            # B's column stays lit, framed, as its copy turns into the products: the row and the column that
+            # meet are the two lit things in A and B (dimmed with the rest of B, the column in focus read as not in
+            # focus: 03_0192, 05_0233, 10_0204, the 65th reader); the products' name stands over the strip, not B
             scene.play(piece.animate(rate_func=at_once).recolor(values, piece.value_range),
-                       right.animate(rate_func=at_once).set_cell_opacity(DIM),
                        *take_place(label), vanish(column, rate_func=at_once),
                        *([vanish(column_name, rate_func=at_once)] if column_name is not None else []),
                        *told, run_time=0.4 * run_time)  # said in the frame the products show (said as the pair
