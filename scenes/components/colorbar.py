@@ -1,6 +1,7 @@
 """A color scale: the rainbow between a block's real minimum and maximum.
 
-Every block carries its own scale in its label (``low ▮▮▮ high``), so a
+Every block carries its own scale in its label (``low ▮▮▮ high``, or
+``low ▮▮ 0 ▮▮ high`` for a range of both signs, whose middle color is 0), so a
 legend always describes the block it stands beside, and blocks on different
 scales each show theirs. A scale with masked cells (a causal mask's −∞) shows
 their color too.
@@ -15,28 +16,16 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from manim import LEFT, RIGHT, Line, Rectangle, Text, VGroup
+from manim import LEFT, RIGHT, Rectangle, Text, VGroup
 
 from .numbers import MASKED_SIGN, tick_values
-from .palette import DARK, MASKED_HEX, Theme, rainbow
+from .palette import DARK, MASKED_HEX, Theme, rainbow, signed
 
-__all__ = ["ScaleBar", "SCALE_WIDTH", "MASKED_SIGN", "centred_on_zero"]
+__all__ = ["ScaleBar", "SCALE_WIDTH", "MASKED_SIGN"]
 
 SCALE_WIDTH = 1.3  # the gradient's width, frame units
 SCALE_HEIGHT = 0.16
 SCALE_STOPS = 13  # gradient stops along the hue circle
-ZERO_STROKE = 4.5  # the mark where 0 falls on a bar of both signs (at 2.5, 1-2 px at 480p, "practically
-# invisible": 02_0060, the 49th reader)
-
-
-def centred_on_zero(value_range) -> bool:
-    """A scale from −a to a (products of both signs): its middle color is 0.
-
-    >>> centred_on_zero((-4.55, 4.55)), centred_on_zero((-4.55, 3.0)), centred_on_zero((0.0, 0.0))
-    (True, False, False)
-    """
-    low, high = (float(v) for v in value_range)
-    return low < 0 < high and abs(low + high) <= 1e-9 * high
 
 
 def _gradient(width: float, start: float, end: float, theme: Theme) -> VGroup:
@@ -63,22 +52,18 @@ class ScaleBar(VGroup):
         self.value_range = (float(value_range[0]), float(value_range[1]))
         low, high = (Text(t, font="DejaVu Sans", font_size=font_size, color=theme.ink)
                      for t in tick_values(self.value_range))
-        self.centred = centred_on_zero(self.value_range)
-        if self.centred:  # "−a ▮▮ 0 ▮▮ a": the middle color is said to be 0
+        # a range of both signs is colored with 0 in the middle (palette.normalise): "low ▮▮ 0 ▮▮ high", its
+        # middle written; a range of one sign is one gradient from its min to its max
+        self.centred = signed(self.value_range)
+        if self.centred:
             zero = Text("0", font="DejaVu Sans", font_size=font_size, color=theme.ink)
-            halves = [_gradient(width / 2, 0.0, 0.5, theme), _gradient(width / 2, 0.5, 1.0, theme)]
+            half = (width - zero.width - 0.16) / 2  # the bar as long as a one-sign bar, "0" in it
+            halves = [_gradient(half, 0.0, 0.5, theme), _gradient(half, 0.5, 1.0, theme)]
             zero.next_to(halves[0], RIGHT, buff=0.08)
             halves[1].next_to(zero, RIGHT, buff=0.08)
             bars, self.zero = [*halves, zero], zero
         else:
             bars, self.zero = [_gradient(width, 0.0, 1.0, theme)], None
-            low_value, high_value = self.value_range
-            if low_value < 0 < high_value:  # where 0 falls, marked on the bar (no min–max rainbow centres it:
-                # a near-zero product read as large where the block's top was about 0, 12_0531)
-                at = bars[0].get_left()[0] + width * -low_value / (high_value - low_value)
-                mark = Line([at, bars[0].get_bottom()[1], 0.0], [at, bars[0].get_top()[1], 0.0],
-                            stroke_width=ZERO_STROKE, color=theme.background)
-                bars[0].add(mark)
         low.next_to(bars[0], LEFT, buff=0.1)
         high.next_to(bars[-2 if self.centred else 0], RIGHT, buff=0.1)
         self.ticks = (low, high)

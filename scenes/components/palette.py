@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
-    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "SLOT_RGB", "rainbow", "normalise", "value_colors", "Theme", "DARK", "LIGHT",
+    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "SLOT_RGB", "rainbow", "normalise", "signed", "value_colors", "Theme", "DARK", "LIGHT",
     "Lighting", "HEADLIGHT", "FLAT", "Panel", "PANEL", "Look", "LOOK", "THEMES",
 ]
 
@@ -30,6 +30,7 @@ MASKED_RGB = np.array([0x3A, 0x3F, 0x4B]) / 255.0
 # A cell not computed yet (an empty slot of a result): one neutral grey, so a
 # slot never shows the pattern it will hold before it is computed.
 SLOT_RGB = np.array([0x9A, 0x9E, 0xA6]) / 255.0
+SIGNED_SHARE = 0.01  # a range's smaller side, as a share of its larger, from which 0 is its middle color
 _HUE_SPAN = 270.0 / 360.0  # purple at t = 0 ... red at t = 1
 
 
@@ -47,14 +48,41 @@ def rainbow(t: np.ndarray) -> np.ndarray:
 def normalise(values: np.ndarray, value_range: tuple[float, float] | None = None) -> np.ndarray:
     """Map values to [0, 1] within ``value_range`` (default: their own min, max).
 
-    A constant tensor maps to 0.5 (the middle of the rainbow).
+    A range of both signs is anchored on zero: 0 maps to 0.5 (green, the middle
+    of the rainbow) whatever the range, the negatives spread over the lower
+    half up to ``low`` and the positives over the upper half up to ``high``
+    (each half linear; its bar writes ``low ▮▮ 0 ▮▮ high``). Zero is one color
+    on every block of both signs: a min–max rainbow made it blue on one block
+    and orange on the next (12_0284 against 12_0426, every reader from the
+    62nd to the 65th). A range of one sign runs linearly from its min to its
+    max; a constant tensor maps to 0.5.
+
+    >>> normalise(np.array([-6.0, -3.0, 0.0, 0.2, 0.4]), (-6.0, 0.4)).round(3).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> normalise(np.array([0.0, 0.5, 1.0]), (0.0, 1.0)).tolist()
+    [0.0, 0.5, 1.0]
     """
     values = np.asarray(values, dtype=np.float64)
-    low, high = value_range if value_range is not None else (values.min(), values.max())
-    span = float(high) - float(low)
-    if span <= 0.0:
+    low, high = (float(v) for v in (value_range if value_range is not None else (values.min(), values.max())))
+    if high - low <= 0.0:
         return np.full(values.shape, 0.5)
-    return (values - float(low)) / span
+    if signed((low, high)):
+        return np.where(values < 0.0, 0.5 - 0.5 * values / low, 0.5 + 0.5 * values / high)
+    return (values - low) / (high - low)
+
+
+def signed(value_range) -> bool:
+    """A range of both signs, its colors anchored on zero (:func:`normalise`):
+    the smaller side is at least a hundredth of the larger. Below that the
+    smaller side is rounding's dust (a product of −0.176 … 0.0004), and a
+    half of the rainbow spent on it would paint values that read 0 red: such
+    a range runs linearly, as one of a single sign.
+
+    >>> signed((-4.55, 3.0)), signed((0.0, 1.0)), signed((-2.0, 0.0)), signed((-0.176, 0.0004))
+    (True, False, False, False)
+    """
+    low, high = (float(v) for v in value_range)
+    return low < 0.0 < high and min(-low, high) >= SIGNED_SHARE * max(-low, high)
 
 
 def value_colors(values: np.ndarray, value_range: tuple[float, float] | None = None) -> np.ndarray:

@@ -5,6 +5,7 @@ from manim import RIGHT, Text
 from scenes.base import StageScene
 from scenes.components.fades import appear, at_end, at_once, swap, vanish
 from scenes.components.labels import NAME_SIZE, TEXT_FONT
+from scenes.components.palette import signed
 from scenes.layout import Margins
 
 __all__ = ["Embedding"]
@@ -52,10 +53,10 @@ class Embedding(StageScene):
         self.say(f"the table: one {self.cfg.d}-number row per dictionary id, "
                  f"{self.embedding_words(self.cfg)}")
         self.play(appear(table), appear(row_names), appear(self.layout.place(table)))
-        low, high = table.value_range
-        if low < 0 < high:  # the first bar with a zero mark: said once (unexplained, it was read as a defect: G3
-            self.wait(0.8)  # of the 38th reader)
-            self.say("the colors: purple the smallest number, red the largest; the dark notch on the bar marks 0")
+        if signed(table.value_range):  # the first bar of both signs: its rule said once (unexplained, a scale's
+            self.wait(0.8)  # mark was read as a defect: G3 of the 38th reader)
+            self.say("the colors: 0 is green on every block of both signs, negatives toward purple, positives "
+                     "toward red")
             self.wait(1.6)
 
         self.step("lookup")
