@@ -1,9 +1,10 @@
 """Stage 20: tokens first, then each token's heads end to end: one 8×162 matrix.
 
 ``swapaxes(0, 1)`` is seen as a re-cut of the block: the heads × tokens ×
-features block comes apart token by token, and each token's slab (its row
-from every head, the heads in depth) tips up to face the viewer, a heads ×
-d_v block with head 0 on top. ``reshape(T, h·d_v)`` then lays each token's
+features block comes apart into a stack of token slabs at the stage's
+right, and each token's slab (its row from every head, the heads in depth)
+stands up to face the viewer, a heads × d_v block with head 0 on top,
+landing left of the stack; the token blocks then spread over the stage. ``reshape(T, h·d_v)`` then lays each token's
 head rows end to end into one row of the flattened matrix: token 0 head by
 head, the others a token at a time, each landing under the word it is.
 """
@@ -12,7 +13,7 @@ import numpy as np
 from manim import DOWN, PI, UP, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_once, done_at, swap, vanish
+from scenes.components.fades import appear, at_once, swap, vanish
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, TAG_ROOM, Margins, StageArea, Together, head_columns
 from scenes.components.guides import GUIDE_ROOM, axis_guides
@@ -28,6 +29,8 @@ TAG_GAP = 0.1  # at least between two tags side by side
 LOOK_CELLS = 24  # the closer look shows whole heads, at least this many columns
 TOKEN_GAP = (0.45, 0.5)  # between two token blocks on screen: across, and down (room for their words)
 JOINED_SHARE = (0.3, 0.55)  # of the stage area's height, bottom: the flattened matrix (least, most)
+PARKED = 0.74  # of the stage area's width, left: where the token blocks land as the block comes apart
+SLAB_GAP = 1.5  # cubes between two token slabs of the block come apart
 WORDS_SHARE = 0.5  # the token blocks keep their words over them unless that halves their size
 
 
@@ -82,13 +85,13 @@ class Concatenation(StageScene):
             self.settle(joined, marks, heads, d_v)
 
     def tokens_first(self, block, context, words, axes):
-        """``swapaxes(0, 1)``: the block comes apart by token; each token's
-        slab (heads in depth) tips up to face the viewer as a heads × d_v
-        block, head 0 on top, under its word. Returns the token blocks,
-        their shared label and their words. ``axes``: the block's axis
-        guides, kept while the first slab tips (gone at the start, a still
-        of the lid lifting had no axis named: 20_0040, the 44th reader),
-        gone as it lands."""
+        """``swapaxes(0, 1)``: the block comes apart into a stack of token
+        slabs, gaps between them, at the stage's right (its axis guides,
+        ``axes``, gone with the whole block); each slab (heads in depth)
+        stands up to face the viewer as a heads × d_v block, head 0 on top,
+        landing left of the stack; then the blocks spread over the stage,
+        each under its word. Returns the token blocks, their shared label
+        and their words."""
         heads, tokens, d_v = context.shape
         swapped = context.swapaxes(0, 1)
         # one line for the name and the shape: the token blocks keep the height a second line would take
@@ -97,8 +100,12 @@ class Concatenation(StageScene):
         label.side = DOWN
         targets = [block.like(swapped[t], block.value_range, dims=(None, "heads", block.dims[2]))
                    for t in range(tokens)]
-        self.lay_out_tokens(targets, words, self.layout.area(), bottom=label.height + 0.35)
+        # the token blocks land left of the stack the block comes apart into (landing where the block stood,
+        # they fell on its remaining slabs: a jumble, 20_0080, the 64th reader); the next step lays them out again
+        area = self.layout.area()
+        self.lay_out_tokens(targets, words, area.part(0.0, PARKED), bottom=label.height + 0.35)
         self.layout.beside(targets, label, DOWN, buff=0.25, view=FRONT)
+        self.layout.inside(label, view=FRONT)  # wider than the blocks' part of the stage
         self.layout.upright(label)
         together = Together(label)
         for target in targets:
@@ -110,20 +117,42 @@ class Concatenation(StageScene):
             slab.part_of = together
         self.remove(block)
         self.add(*slabs)
+        # first the block comes apart into its token slabs, a stack with gaps at the stage's right: a top slab
+        # tipping out of the whole block read as a lid torn off (20_0042, the 62nd to 65th readers)
+        down = block.axis_vectors()[1]
+        stack = [slab.copy().shift(down * SLAB_GAP * block.pitch * t) for t, slab in enumerate(slabs)]
+        self.layout.fit(stack, area=area.part(PARKED + 0.03, 1.0), margins=Margins(bottom=label.height + 0.35,
+                                                                                    right=0.2))
+        self.play(*[slab.animate.become(there) for slab, there in zip(slabs, stack)], *swap(block.label, label),
+                  vanish(axes, rate_func=at_once), run_time=1.0)
         x_axis = block.axis_vectors()[0]
         turns = []
         for slab, target in zip(slabs, targets):
-            corner = slab.cell_center(0, 0)  # head 0, column 0: it stays at the front-top edge as the slab tips
-            turns.append(turn(slab, -PI / 2, x_axis, about_point=corner, shift=target.cell_center(0, 0) - corner,
+            # it stands up about its back edge (the last head's row), head 0 rising on top, over the block: tipped
+            # about its front edge it hung down across the block's front face, read as a slab cut through the
+            # block, a torn lid (20_0042, the 62nd to 65th readers)
+            corner = slab.cell_center(heads - 1, 0)
+            landed = slab.copy().rotate(-PI / 2, x_axis, about_point=corner).scale(target.pitch / slab.pitch,
+                                                                                  about_point=corner)
+            turns.append(turn(slab, -PI / 2, x_axis, about_point=corner,
+                              shift=target.cell_center(0, 0) - landed.cell_center(0, 0),
                               scale=target.pitch / slab.pitch))
-        # one slab after another, each in place before the next leaves the block (tipping together, they passed
-        # through each other: a still of them read as a jumble of cubes, 20_0040, the 45th reader); the axes
-        # named until the first has landed (kept half-way, the slabs flew over their words: 20_0042, the 51st)
+        # one slab after another, each in place before the next leaves the stack (tipping together, they passed
+        # through each other: a still of them read as a jumble of cubes, 20_0040, the 45th reader)
         self.play(self.viewpoint.turn(*FRONT), LaggedStart(*turns, lag_ratio=1.0),
-                  *swap(block.label, label), vanish(axes, rate_func=done_at(1.0 / tokens)),
                   run_time=min(4.0, 0.4 * tokens + 0.8))
         self.remove(*slabs)
         self.add(*targets)
+        # the stack gone, the token blocks spread over the whole stage, their name with them (jumping half-way)
+        spread = [target.copy() for target in targets]
+        self.lay_out_tokens(spread, words, area, bottom=label.height + 0.35)
+        moved = label.copy()
+        self.layout.beside(spread, moved, DOWN, buff=0.25, view=FRONT)
+        self.layout.inside(moved, view=FRONT)
+        self.layout.upright(moved)
+        self.play(*[target.animate.become(there) for target, there in zip(targets, spread)], *swap(label, moved),
+                  run_time=0.6)
+        together.label = moved
         tags = head_tags(self.layout, targets, texts=list(words))
         self.say(f"{tokens} blocks of {heads}×{d_v}, one per token: head 0's row on top, head {heads - 1}'s "
                  f"at the bottom" if heads > 1 else f"{tokens} blocks of 1×{d_v}, one per token")
