@@ -150,24 +150,29 @@ def test_an_empty_slot_shows_no_value_until_it_is_filled():
 def test_zero_is_one_color_on_every_block_of_both_signs():
     """0 is the rainbow's middle (green) on any range of both signs, however
     lopsided; each side runs linearly to its own end (positions worked by
-    hand); a side under a hundredth of the other is dust: linear, as before."""
+    hand); a side under a hundredth of the other is rounding's dust, drawn as 0."""
     for low, high in [(-6.09, 0.42), (-2.84, 2.25), (-146.0, 128.0), (-0.31, 2.43)]:
         grid = CubeGrid(np.array([[low, low / 2, 0.0, high / 2, high]]))
         assert np.allclose(grid.cube_rgb, rainbow(np.array([0.0, 0.25, 0.5, 0.75, 1.0])))
-    dust = CubeGrid(np.array([[-0.176, -0.088, 0.0004]]))
-    assert np.allclose(dust.cube_rgb, rainbow((np.array([-0.176, -0.088, 0.0004]) + 0.176) / 0.1764))
+    dust = CubeGrid(np.array([[-0.176, -0.088, 0.0, 0.0004]]))  # under a hundredth of the other side: 0
+    assert np.allclose(dust.cube_rgb, rainbow(np.array([0.0, 0.25, 0.5, 0.5])))
+    dust = CubeGrid(np.array([[-0.0003, 0.0, 0.69]]))
+    assert np.allclose(dust.cube_rgb, rainbow(np.array([0.5, 0.5, 1.0])))
     weights = CubeGrid(np.array([[0.0, 0.25, 1.0]]))
     assert np.allclose(weights.cube_rgb, rainbow(np.array([0.0, 0.25, 1.0])))  # one sign: min to max
 
 
 def test_a_scale_of_both_signs_writes_its_middle():
     """A scale of both signs is anchored on 0: the bar says its middle is 0,
-    lopsided or not; a scale of one sign (or with dust on one side) has none."""
+    lopsided or not; a scale of one sign has none."""
     from scenes.components.colorbar import ScaleBar
 
     centred, plain = ScaleBar((-4.55, 4.55)), ScaleBar((0.1, 4.55))
     lopsided, dust = ScaleBar((-6.09, 0.42)), ScaleBar((-0.176, 0.0004))
-    assert lopsided.zero is not None and dust.zero is None
+    assert lopsided.zero is not None and dust.zero is not None
+    # rounding's dust drawn as 0: "−0.176 ▮▮ 0", no half and no end for it
+    assert [t.text for t in dust.ticks] == ["−0.176", "0"] and dust.ticks[1] is dust.zero
+    assert dust.get_right()[0] <= dust.zero.get_right()[0] + 1e-6
     assert abs(lopsided.width - plain.width) < 0.6  # as long as a one-sign bar, give or take the ticks
     assert centred.zero is not None and centred.zero.text == "0"
     low, high = centred.ticks

@@ -19,7 +19,7 @@ import numpy as np
 from manim import LEFT, RIGHT, Rectangle, Text, VGroup
 
 from .numbers import MASKED_SIGN, tick_values
-from .palette import DARK, MASKED_HEX, Theme, rainbow, signed
+from .palette import DARK, MASKED_HEX, Theme, halves, rainbow
 
 __all__ = ["ScaleBar", "SCALE_WIDTH", "MASKED_SIGN"]
 
@@ -53,25 +53,42 @@ class ScaleBar(VGroup):
         low, high = (Text(t, font="DejaVu Sans", font_size=font_size, color=theme.ink)
                      for t in tick_values(self.value_range))
         # a range of both signs is colored with 0 in the middle (palette.normalise): "low ▮▮ 0 ▮▮ high", its
-        # middle written; a range of one sign is one gradient from its min to its max
-        self.centred = signed(self.value_range)
+        # middle written; a side of rounding's dust is drawn as 0, its half and end not drawn ("−0.176 ▮▮ 0");
+        # a range of one sign is one gradient from its min to its max
+        drawn = halves(self.value_range)
+        self.centred = drawn is not None
         if self.centred:
             zero = Text("0", font="DejaVu Sans", font_size=font_size, color=theme.ink)
-            half = (width - zero.width - 0.16) / 2  # the bar as long as a one-sign bar, "0" in it
-            halves = [_gradient(half, 0.0, 0.5, theme), _gradient(half, 0.5, 1.0, theme)]
-            zero.next_to(halves[0], RIGHT, buff=0.08)
-            halves[1].next_to(zero, RIGHT, buff=0.08)
-            bars, self.zero = [*halves, zero], zero
+            both = all(drawn)
+            # the bar as long as a one-sign bar, "0" in it
+            half = (width - zero.width - 0.16) / 2 if both else width - zero.width - 0.08
+            pieces = []
+            if drawn[0]:
+                pieces.append(_gradient(half, 0.0, 0.5, theme))
+            pieces.append(zero)
+            if drawn[1]:
+                pieces.append(_gradient(half, 0.5, 1.0, theme))
+            for before, after in zip(pieces, pieces[1:]):
+                after.next_to(before, RIGHT, buff=0.08)
+            bars, self.zero = [p for p in pieces if p is not zero] + [zero], zero
+            ends = (low if drawn[0] else None, high if drawn[1] else None)
+            if ends[0] is not None:
+                low.next_to(pieces[0], LEFT, buff=0.1)
+            if ends[1] is not None:
+                high.next_to(pieces[-1], RIGHT, buff=0.1)
+            shown = [t for t in ends if t is not None]
+            self.ticks = tuple(zero if end is None else end for end in ends)
         else:
             bars, self.zero = [_gradient(width, 0.0, 1.0, theme)], None
-        low.next_to(bars[0], LEFT, buff=0.1)
-        high.next_to(bars[-2 if self.centred else 0], RIGHT, buff=0.1)
-        self.ticks = (low, high)
-        parts = [*bars, low, high]
+            low.next_to(bars[0], LEFT, buff=0.1)
+            high.next_to(bars[0], RIGHT, buff=0.1)
+            shown = [low, high]
+            self.ticks = (low, high)
+        parts = [*bars, *shown]
         if masked:
             swatch = Rectangle(width=SCALE_HEIGHT * 1.6, height=SCALE_HEIGHT * 1.6, stroke_width=1,
                                stroke_color=theme.muted, fill_color=MASKED_HEX, fill_opacity=1.0)
-            swatch.next_to(high, RIGHT, buff=0.25)
+            swatch.next_to(self.ticks[1], RIGHT, buff=0.25)
             sign = Text(MASKED_SIGN, font="DejaVu Sans", font_size=font_size, color=theme.ink)
             sign.next_to(swatch, RIGHT, buff=0.08)
             parts += [swatch, sign]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
-    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "SLOT_RGB", "rainbow", "normalise", "signed", "value_colors", "Theme", "DARK", "LIGHT",
+    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "SLOT_RGB", "rainbow", "normalise", "signed", "halves", "value_colors", "Theme", "DARK", "LIGHT",
     "Lighting", "HEADLIGHT", "FLAT", "Panel", "PANEL", "Look", "LOOK", "THEMES",
 ]
 
@@ -30,7 +30,7 @@ MASKED_RGB = np.array([0x3A, 0x3F, 0x4B]) / 255.0
 # A cell not computed yet (an empty slot of a result): one neutral grey, so a
 # slot never shows the pattern it will hold before it is computed.
 SLOT_RGB = np.array([0x9A, 0x9E, 0xA6]) / 255.0
-SIGNED_SHARE = 0.01  # a range's smaller side, as a share of its larger, from which 0 is its middle color
+DUST_SHARE = 0.01  # a side of a range of both signs under this share of the other is drawn as 0
 _HUE_SPAN = 270.0 / 360.0  # purple at t = 0 ... red at t = 1
 
 
@@ -50,15 +50,18 @@ def normalise(values: np.ndarray, value_range: tuple[float, float] | None = None
 
     A range of both signs is anchored on zero: 0 maps to 0.5 (green, the middle
     of the rainbow) whatever the range, the negatives spread over the lower
-    half up to ``low`` and the positives over the upper half up to ``high``
+    half down to ``low`` and the positives over the upper half up to ``high``
     (each half linear; its bar writes ``low ▮▮ 0 ▮▮ high``). Zero is one color
     on every block of both signs: a min–max rainbow made it blue on one block
     and orange on the next (12_0284 against 12_0426, every reader from the
-    62nd to the 65th). A range of one sign runs linearly from its min to its
-    max; a constant tensor maps to 0.5.
+    62nd to the 65th). A side under a hundredth of the other is rounding's
+    dust and is drawn as 0, green (:func:`halves`). A range of one sign runs
+    linearly from its min to its max; a constant tensor maps to 0.5.
 
     >>> normalise(np.array([-6.0, -3.0, 0.0, 0.2, 0.4]), (-6.0, 0.4)).round(3).tolist()
     [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> normalise(np.array([-0.176, -0.088, 0.0004]), (-0.176, 0.0004)).round(3).tolist()
+    [0.0, 0.25, 0.5]
     >>> normalise(np.array([0.0, 0.5, 1.0]), (0.0, 1.0)).tolist()
     [0.0, 0.5, 1.0]
     """
@@ -66,23 +69,40 @@ def normalise(values: np.ndarray, value_range: tuple[float, float] | None = None
     low, high = (float(v) for v in (value_range if value_range is not None else (values.min(), values.max())))
     if high - low <= 0.0:
         return np.full(values.shape, 0.5)
-    if signed((low, high)):
-        return np.where(values < 0.0, 0.5 - 0.5 * values / low, 0.5 + 0.5 * values / high)
-    return (values - low) / (high - low)
+    drawn = halves((low, high))
+    if drawn is None:
+        return (values - low) / (high - low)
+    negative, positive = drawn
+    below = 0.5 - 0.5 * values / low if negative else np.full(values.shape, 0.5)
+    above = 0.5 + 0.5 * values / high if positive else np.full(values.shape, 0.5)
+    return np.where(values < 0.0, below, above)
 
 
 def signed(value_range) -> bool:
-    """A range of both signs, its colors anchored on zero (:func:`normalise`):
-    the smaller side is at least a hundredth of the larger. Below that the
-    smaller side is rounding's dust (a product of −0.176 … 0.0004), and a
-    half of the rainbow spent on it would paint values that read 0 red: such
-    a range runs linearly, as one of a single sign.
+    """A range of both signs: its colors anchored on zero (:func:`normalise`).
 
     >>> signed((-4.55, 3.0)), signed((0.0, 1.0)), signed((-2.0, 0.0)), signed((-0.176, 0.0004))
-    (True, False, False, False)
+    (True, False, False, True)
     """
     low, high = (float(v) for v in value_range)
-    return low < 0.0 < high and min(-low, high) >= SIGNED_SHARE * max(-low, high)
+    return low < 0.0 < high
+
+
+def halves(value_range) -> tuple[bool, bool] | None:
+    """Of a range of both signs, whether its negative and its positive half
+    are drawn: a side under a hundredth of the other (the 0.0004 of products
+    −0.176 … 0.0004, α's near-zero weights times X) is rounding's dust, its
+    values drawn as 0 (spread over a half of the rainbow, values that read 0
+    were painted red, the largest color: 05_0233, readers 65 to 67). None for
+    a range of one sign.
+
+    >>> halves((-4.55, 3.0)), halves((-0.176, 0.0004)), halves((-0.0003, 0.69)), halves((0.0, 1.0))
+    ((True, True), (True, False), (False, True), None)
+    """
+    if not signed(value_range):
+        return None
+    negative, positive = -float(value_range[0]), float(value_range[1])
+    return negative >= DUST_SHARE * positive, positive >= DUST_SHARE * negative
 
 
 def value_colors(values: np.ndarray, value_range: tuple[float, float] | None = None) -> np.ndarray:
