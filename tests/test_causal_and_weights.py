@@ -295,10 +295,10 @@ def test_stage_12_says_how_many_rows_its_weights_mix(config):
 @pytest.mark.parametrize("config", [AttentionConfig(), AttentionConfig(variant="paper"), CAUSAL])
 def test_stage_14_names_every_head_that_repeats_stage_6_and_calls_none_new(config):
     """Stage 14 names each head of multihead_U_query that holds the first
-    rows of one of stage 6's matrices (found here by a hand loop over rows),
-    and the stage-7/8/9 tensor its result repeats (checked against
-    U · Xᵀ by torch); it never says the other heads are new (head 1 of the
-    default is U_value's first 17 rows: "heads 1 to 8 are new" was false)."""
+    rows of one of stage 6's matrices (found here by a hand loop over rows;
+    the default's heads 0 and 1, whose queries are stage 8's K and stage
+    9's V[:, :17] number for number, by torch); it never says the other
+    heads are new (head 1 of the default is U_value's first 17 rows)."""
     from scenes.stages.s14_multihead_queries import MultiheadQueries
 
     trace = compute_trace(config)
@@ -314,15 +314,10 @@ def test_stage_14_names_every_head_that_repeats_stage_6_and_calls_none_new(confi
                 expected.append(f"[{h}]")
                 break
     said = stage.repeated_heads()
+    assert "new" not in said
     assert [part.split()[0] for part in said.split(", ")] == expected if expected else said == ""
-    closing = stage.head0_repeats()
-    assert "new" not in closing
-    x = t(trace["s02_embedded_sentence"])
-    for h in range(len(weight)):
-        if f"head {h} " in closing:  # its queries are what it says: U's rows times Xᵀ, by torch
-            assert torch.allclose(t(weight[h]) @ x.T, t(trace["s14_multihead_queries"][h]).T, atol=1e-5)
     if config == AttentionConfig():
-        assert expected == ["[0]", "[1]"] and "head 0 equals stage 8's K, head 1 stage 9's V[:, :17]" in closing
+        assert expected == ["[0]", "[1]"]
         queries = trace["s14_multihead_queries"]  # ... which they are, number for number
         assert np.allclose(queries[0], trace["s08_keys"]) and np.allclose(queries[1], trace["s09_values"][:, :17])
 

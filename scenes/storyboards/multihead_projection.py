@@ -90,30 +90,6 @@ class MultiheadProjectionStage(StageScene):
                          + ("" if whole else f"[:{rows}]"))
         return ", ".join(parts)
 
-    def head0_repeats(self) -> str:
-        """Where head 0's result holds the very numbers of a single-head
-        result (its matrix is stage 6's, :meth:`stage6_heads`), that said
-        ("head 0 equals stage 8's K"), and so for every next head that does,
-        else "" (unexplained, three readers took it for wrong data: 14_0640
-        against 08_0445, the 39th to 41st; said as "multihead_queries[0] = K"
-        alone, it blurred queries and keys: the 32nd reader; "heads 1 to 8 are
-        new" was false of head 1: 14_0653, the 43rd reader). :meth:`finish`
-        says it in brackets after :meth:`heads_differ`, with its cause, the
-        seed."""
-        results = {"query": ("s07_queries", "Q", 7), "key": ("s08_keys", "K", 8), "value": ("s09_values", "V", 9)}
-        said = []
-        for head, single, rows in self.stage6_heads(self.trace[self.weight_key]):
-            key, name, stage = results[single]
-            mine, theirs = self.trace[self.result_key][head], self.trace[key][:, :rows]
-            if mine.shape != theirs.shape or not np.allclose(mine, theirs):
-                break
-            whole = rows == self.trace[key].shape[1]
-            said.append(f"head {head} " + ("equals " if not said else "") + f"stage {stage}'s {name}"
-                        + ("" if whole else f"[:, :{rows}]"))
-        if not said or not said[0].startswith("head 0"):
-            return ""
-        return ", ".join(said)
-
     def heads_differ(self) -> str:
         """What the heads are for, said from the result (:meth:`finish`'s
         last caption): each token's rows in the heads' slices all different,
@@ -205,13 +181,13 @@ class MultiheadProjectionStage(StageScene):
         if heads > 1:
             self.step("every head")
             self.every_head(focus, turned, [*beside, focus.row_words], final)
-        # what the heads are for, the closing words (the seed's quirk alone there read as trivia undermining the
-        # point of multi-head attention: 14_0640, the 61st reader); the quirk with it, as the head slices stand
-        # beside stage 8's K (unsaid there, three readers took it for wrong data: 14_0640, the 39th to 41st)
+        # what the heads are for, the closing words, alone (the seed's quirk there read as trivia undermining the
+        # point of multi-head attention: 14_0640, the 61st reader; in brackets after them, "head 0 equals stage
+        # 8's K" read as queries equal to keys: 14_0640, the 66th and 67th); the quirk is said where head 0's
+        # matrix is in sight (the "operands" step)
         if differ := self.heads_differ():
             self.wait(0.6)
-            same = self.head0_repeats()
-            self.say(differ + (f" ({same}: the seed, stage 13)" if same else ""))
+            self.say(differ)
 
     def every_head(self, focus, turned, beside, final):
         """The closing shot: the whole tensor again, every head turned (head 0
