@@ -293,6 +293,30 @@ def test_stage_12_says_how_many_rows_its_weights_mix(config):
 
 
 @pytest.mark.parametrize("config", [AttentionConfig(), AttentionConfig(variant="paper"), CAUSAL])
+def test_stage_13_sets_beside_head_0_the_stage_6_matrix_it_repeats_only_where_it_does(config):
+    """Stage 13 draws stage 6's matrix beside head 0's card where, and only
+    where, head 0 holds its very numbers (a hand loop over every cell); the
+    drawn matrix is that one (its values and name)."""
+    from scenes.stages.s13_multihead_projections import MultiheadProjections
+
+    trace = compute_trace(config)
+    stage = MultiheadProjections.__new__(MultiheadProjections)
+    stage.trace, stage.cfg = trace, config
+    names = ("multihead_U_query", "multihead_U_key", "multihead_U_value")
+    tensors = [trace[f"s13_{n}"] for n in names]
+    found = None
+    for name, tensor in zip(names, tensors):
+        for single in ("query", "key", "value"):
+            matrix = trace[f"s06_U_{single}"]
+            if found is None and matrix.shape == tensor[0].shape and all(
+                    tensor[0][r][c] == matrix[r][c] for r in range(matrix.shape[0]) for c in range(matrix.shape[1])):
+                found = (name, single)
+    assert stage.stage6_pair(tensors, names) == found
+    if config == AttentionConfig():
+        assert found == ("multihead_U_query", "key")  # the blog's re-seed and spare draw
+
+
+@pytest.mark.parametrize("config", [AttentionConfig(), AttentionConfig(variant="paper"), CAUSAL])
 def test_stage_14_names_every_head_that_repeats_stage_6_and_calls_none_new(config):
     """Stage 14 names each head of multihead_U_query that holds the first
     rows of one of stage 6's matrices (found here by a hand loop over rows;

@@ -7,9 +7,13 @@ first, head 0 in front, each tag riding over its card until it nears the
 pile; the camera turns to see the depth, and the key's and value's blocks,
 drawn alike, come beside it. Every slice is opaque; nothing is dimmed or
 seen through. The cards come as empty slots and fill in the order torch.rand
-draws their numbers, head 0's rows first; the pile's ends keep their tags
+draws their numbers, head 0's rows first; where head 0 repeats one of stage
+6's matrices, that matrix stands beside the cards, the two framed. The
+pile's ends keep their tags
 ("head 8" over the back card, "head 0" beside the front one) until the turn.
 """
+
+from dataclasses import replace
 
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, LaggedStart, VGroup
@@ -21,6 +25,7 @@ from scenes.components.labels import TEXT_SIZE, BlockLabel, note_text, shape_tex
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, LABEL_ROOM, TAG_ROOM, Margins, head_columns
 from scenes.motions.heads import TAG_GAP, THUMB_GAP, head_tags, tag_width
+from scenes.motions.matmul import frame_around
 
 __all__ = ["MultiheadProjections"]
 
@@ -28,6 +33,7 @@ __all__ = ["MultiheadProjections"]
 CARDS_SHARE = 0.6  # of the stage area's width, left: every head's matrix; right: the block they stack into
 TAG_BUFF = 0.08  # between a card and its "head h" tag
 FLIGHT = 0.6  # of a card's move to the pile, the flight at its own size; then it grows into its slice
+TWIN_GROWTH = 2.0  # stage 6's matrix beside head 0's card: its cubes at most this much larger than the card's
 FAN = 1.0  # of a pitch, up and right, between a slice of the pile and the one in front of it (face on)
 
 
@@ -48,10 +54,9 @@ class MultiheadProjections(StageScene):
         6's (the notebook re-seeds torch.rand before these and draws one
         U_query first, so head 0's query matrix is stage 6's U_key: a
         reader took multihead_queries[0] = K for a bug), else ""."""
-        pairs = [(name, single) for name, values in zip(names, tensors) if (single := self.stage6_twin(values[0]))]
-        if not pairs:
+        if (pair := self.stage6_pair(tensors, names)) is None:
             return ""
-        name, single = pairs[0]
+        name, single = pair
         # why, in the draws themselves (a bare "draws one U_query first" did not say which, or why it matters:
         # 13_0113, the 58th and 59th readers)
         # in words, not the notebook's names ("a one_U_query takes U_query's numbers again": one_U_query never
@@ -60,6 +65,28 @@ class MultiheadProjections(StageScene):
             return (f"{name}[0] = stage 6's U_key: the blog re-seeds torch.rand and draws a spare query "
                     f"matrix first, so head 0 gets U_key's numbers")
         return f"{name}[0] = stage 6's U_{single}, number for number: the blog re-seeds torch.rand before these"
+
+    def stage6_pair(self, tensors, names):
+        """The first multi-head tensor whose head 0 holds one of stage 6's
+        matrices, number for number, and which one: ``(name, "key")``; else
+        None."""
+        return next(((name, single) for name, values in zip(names, tensors)
+                     if (single := self.stage6_twin(values[0]))), None)
+
+    def twin_beside(self, card, single: str, area, under) -> list:
+        """Stage 6's ``U_{single}``, the matrix head 0's ``card`` repeats number
+        for number, drawn large in ``area`` (the part of the stage the pile
+        takes later), named, the two framed: the equality seen, cube for
+        cube, not only said (said over the cards alone, it rested on code not
+        on screen: 13_0113, the 65th to 67th readers). Returns what to show."""
+        twin = self.tensor_grid(f"s06_U_{single}")
+        self.layout.name(twin, f"U_{single}", DOWN, stacked=False, note="from stage 6")
+        area = replace(area, bottom=max(area.bottom, under.get_top()[1] + LABEL_BUFF))
+        self.layout.fit([twin], area=area, view=FRONT, max_pitch=TWIN_GROWTH * card.pitch,
+                        margins=Margins(top=TAG_ROOM, bottom=twin.label.height + 0.3))
+        label = self.layout.place(twin, view=FRONT)
+        frames = [frame_around(self.layout, grid, (0, slice(None), slice(None))) for grid in (card, twin)]
+        return [twin, label, *frames]
 
     def axes_guide(self, block, heads):
         """Arrows along the block's three axes, each with what it counts: its
@@ -186,8 +213,12 @@ class MultiheadProjections(StageScene):
         self.wait(0.4)
         self.say(meaning)
         self.wait(1.6)
+        twin = []
         if same := self.same_as_stage_6(tensors, names):
-            self.say(same)
+            pair = self.stage6_pair(tensors, names)
+            if heads > 1 and pair[0] == names[0]:  # head 0's card on screen: the matrix it repeats beside it
+                twin = self.twin_beside(cards[0], pair[1], stack_area, named)
+            self.play(*map(appear, twin), *self.saying(same), run_time=0.4)
             self.wait(1.9)  # a fact two readers checked by hand: time to read it (a still stretch: at most 2 s)
 
         self.step("stack")
@@ -241,6 +272,7 @@ class MultiheadProjections(StageScene):
             ends = [appear(front, rate_func=at_end)]
         self.play(LaggedStart(*[self.flying(c, t) for c, t in reversed(list(zip(cards, fanned)))], lag_ratio=0.6),
                   *riding, *swap(named, self.layout.place(block, view=FRONT)), *ends,
+                  *[vanish(m, rate_func=at_once) for m in twin],  # the pile takes its place
                   run_time=min(6.0, 1.5 + 0.45 * heads))
         kept = [tags[-1], front] if front is not None else []
         self.remove(*[tag for tag in tags if tag not in kept])
