@@ -52,7 +52,9 @@ class ProjectionStage(StageScene):
             lambda grid: self.layout.name(grid, self.result_name, DOWN), name, self.cfg.sentence,
             turn_sign(self.theme, ".T", NAME_SIZE, bold=True),
             leaving=[left, right, left.label, right.label, *done.signs], speed=self.speed,
-            told_move=lambda: self.saying(f".T: {self.result_name} is {name} with every column laid down as a row"),
+            # the code's ".T" not opening the caption (a leading period read as a typo: 09_0279, the 65th and
+            # 66th readers)
+            told_move=lambda: self.saying(f"{self.result_name} = ({name}).T: every column laid down as a row"),
             told=lambda: self.saying(f"column 0 of {name} (token 0, \"{self.cfg.sentence[0]}\") becomes row 0 "
                                      f"of {self.result_name}"),
             told_rest=lambda: self.saying(f"column i becomes row i, one after another: {shape}"),
