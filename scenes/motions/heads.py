@@ -68,8 +68,8 @@ def descender_depth(theme, font_size: int = TEXT_SIZE) -> float:
     return note_text("xg", theme, font_size=font_size).height - note_text("x", theme, font_size=font_size).height
 
 
-TAG_GAP = 0.3  # between two head tags side by side (at 0.15, 9 px, "head 1 head 2 head 3" read as one
-# string: 16_0418, the 65th and 67th readers)
+TAG_GAP = 0.25  # between two head tags side by side, 15 px at 480p (at 0.15, 9 px, "head 1 head 2 head 3" read
+# as one string: 16_0418, the 65th and 67th readers; at 0.3 sixteen small heads shrank under 0.4 units)
 TAG_BUFF = 0.12  # between a head and the tag beside it
 
 
