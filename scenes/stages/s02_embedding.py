@@ -55,8 +55,10 @@ class Embedding(StageScene):
         self.play(appear(table), appear(row_names), appear(self.layout.place(table)))
         if signed(table.value_range):  # the first bar of both signs: its rule said once (unexplained, a scale's
             self.wait(0.8)  # mark was read as a defect: G3 of the 38th reader)
-            self.say("the colors: 0 is green on every block of both signs, negatives toward purple, positives "
-                     "toward red")
+            # the rule for a block of both signs in plain words ("0 is green on every block of both signs" read
+            # as garbled: 02_0060, the 68th and 69th readers)
+            self.say("the colors: purple the smallest number, red the largest; where a block holds negatives "
+                     "and positives, 0 is green, the middle of its bar")
             self.wait(1.6)
 
         self.step("lookup")
