@@ -13,7 +13,7 @@ import numpy as np
 from manim import DOWN, PI, UP, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_once, swap, vanish
+from scenes.components.fades import appear, at_end, at_once, swap, vanish
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, TAG_ROOM, Margins, StageArea, Together, head_columns
 from scenes.components.guides import GUIDE_ROOM, axis_guides
@@ -117,14 +117,24 @@ class Concatenation(StageScene):
             slab.part_of = together
         self.remove(block)
         self.add(*slabs)
-        # first the block comes apart into its token slabs, a stack with gaps at the stage's right: a top slab
-        # tipping out of the whole block read as a lid torn off (20_0042, the 62nd to 65th readers)
+        # first the block comes apart into its token slabs where it stands, large, gaps between them, each
+        # slab's word beside it: the re-cut seen (a top slab tipping out of the whole block read as a lid torn
+        # off: 20_0042, the 62nd to 65th readers; taken apart straight into a corner, the stack stood small
+        # beside an empty frame and the swap was never seen: 20_0044, the 68th)
         down = block.axis_vectors()[1]
-        stack = [slab.copy().shift(down * SLAB_GAP * block.pitch * t) for t, slab in enumerate(slabs)]
+        apart = [slab.copy().shift(down * SLAB_GAP * block.pitch * t) for t, slab in enumerate(slabs)]
+        room = max(note_text(w, self.theme).width for w in words[:tokens]) + 0.3
+        self.layout.fit(apart, margins=Margins(bottom=label.height + 0.35, left=room, right=room))
+        named = self.slab_words(apart, words[:tokens])
+        self.play(*[slab.animate.become(there) for slab, there in zip(slabs, apart)], *swap(block.label, label),
+                  vanish(axes, rate_func=at_once), appear(named, rate_func=at_end), run_time=1.0)
+        self.wait(1.0)
+        # then the stack goes to the stage's right, the token blocks landing left of it
+        stack = [slab.copy() for slab in apart]
         self.layout.fit(stack, area=area.part(PARKED + 0.03, 1.0), margins=Margins(bottom=label.height + 0.35,
                                                                                     right=0.2))
-        self.play(*[slab.animate.become(there) for slab, there in zip(slabs, stack)], *swap(block.label, label),
-                  vanish(axes, rate_func=at_once), run_time=1.0)
+        self.play(*[slab.animate.become(there) for slab, there in zip(slabs, stack)],
+                  vanish(named, rate_func=at_once), run_time=0.6)
         x_axis = block.axis_vectors()[0]
         turns = []
         for slab, target in zip(slabs, targets):
@@ -158,6 +168,23 @@ class Concatenation(StageScene):
                  f"at the bottom" if heads > 1 else f"{tokens} blocks of 1×{d_v}, one per token")
         self.play(appear(tags), run_time=0.5)
         return targets, together, tags
+
+    def slab_words(self, slabs, words) -> VGroup:
+        """Each token's word left of its slab in the stack, where the slabs
+        stand far enough apart for a word each; else every second one, or
+        fewer (never text on text). Pinned, not shown."""
+        texts = [note_text(w, self.theme) for w in words]
+        centres = [self.layout.screen_box([slab]) for slab in slabs]
+        levels = [(bottom + top) / 2 for _, bottom, _, top in centres]
+        apart = min((abs(a - b) for a, b in zip(levels, levels[1:])), default=float("inf"))
+        step = max(1, int(np.ceil((max(t.height for t in texts) + 0.08) / max(apart, 1e-6))))
+        shown = VGroup()
+        for t in range(0, len(slabs), step):
+            left, _, _, _ = centres[t]
+            texts[t].move_to([left - 0.15 - texts[t].width / 2, levels[t], 0.0])
+            self.layout.fixed(texts[t])
+            shown.add(texts[t])
+        return shown
 
     def lay_out_tokens(self, blocks, words, area: StageArea, bottom: float = 0.2, top: float = 0.0) -> bool:
         """The token blocks in rows fitted to ``area`` less ``bottom`` and
