@@ -62,11 +62,9 @@ class MultiheadProjections(StageScene):
         # in words, not the notebook's names ("a one_U_query takes U_query's numbers again": one_U_query never
         # on screen, the sentence read as broken: 13_0113, the 60th and 61st readers)
         if name.endswith("query") and single == "key":
-            # the generator is what is seeded again ("re-seeds torch.rand" read as imprecise: 13_0112, the 68th)
-            return (f"{name}[0] = stage 6's U_key, cube for cube: the blog seeds the generator again and draws a "
-                    f"spare query matrix first, so head 0 gets U_key's numbers")
-        return (f"{name}[0] = stage 6's U_{single}, cube for cube: the blog seeds the generator again before "
-                f"these")
+            return (f"{name}[0] = stage 6's U_key: the blog re-seeds torch.rand and draws a spare query "
+                    f"matrix first, so head 0 gets U_key's numbers")
+        return f"{name}[0] = stage 6's U_{single}, number for number: the blog re-seeds torch.rand before these"
 
     def stage6_pair(self, tensors, names):
         """The first multi-head tensor whose head 0 holds one of stage 6's
