@@ -56,6 +56,7 @@ MATMUL_VIEW = (0.14, 0.1)  # nearly face on: rows and columns read straight, the
 SLOT_OPACITY = 0.3  # a result cell not computed yet: an empty slot (0.1, then 0.2 on a thin column, was lost at 480p)
 FORMING_OPACITY = 0.45  # the slot being filled
 DIM = 0.2  # an operand's rows and columns not in play
+FAR_NAME = 1.5  # of its own height: a column copy's name no farther from the copy than this
 SIGN_ROOM = 0.9  # between two blocks of the row: room for "·" or "="
 BENCH_CLEAR = 0.22  # between the "·" and each strip on the bench (it read as touching at 0.12)
 BENCH_ROOM = 2.0  # between A and B: the "·" and, either side of it, A's row and a column of B, standing
@@ -712,6 +713,12 @@ class MatmulMotion:
                                             values=right.values[0, :, j]))
             on_bench_at(label, column, 1)
             layout.inside(label)
+            # none where it would stand beyond B's whole label, far from the copy it names (under another block's
+            # color bar, 60-90 px from its column, it read as no one's: 19_0212, readers 65 and 67 to 71); the
+            # copy is B's part, named by B's label
+            _, low, _, high = layout.screen_box([column])
+            if max(label.get_bottom()[1] - high, low - label.get_top()[1]) > FAR_NAME * label.height:
+                return None
             layout.upright(label)
             return label
 
