@@ -160,13 +160,15 @@ class Concatenation(StageScene):
         self.layout.beside(spread, moved, DOWN, buff=0.25, view=FRONT)
         self.layout.inside(moved, view=FRONT)
         self.layout.upright(moved)
+        # each block's word over it as it lands there (after it, a still caught the eight blocks unnamed:
+        # 20_0141, the 70th and 71st readers)
+        tags = head_tags(self.layout, spread, texts=list(words))
         self.play(*[target.animate.become(there) for target, there in zip(targets, spread)], *swap(label, moved),
+                  appear(tags, rate_func=at_end), *self.saying(
+                      f"{tokens} blocks of {heads}×{d_v}, one per token: head 0's row on top, head {heads - 1}'s "
+                      f"at the bottom" if heads > 1 else f"{tokens} blocks of 1×{d_v}, one per token"),
                   run_time=0.6)
         together.label = moved
-        tags = head_tags(self.layout, targets, texts=list(words))
-        self.say(f"{tokens} blocks of {heads}×{d_v}, one per token: head 0's row on top, head {heads - 1}'s "
-                 f"at the bottom" if heads > 1 else f"{tokens} blocks of 1×{d_v}, one per token")
-        self.play(appear(tags), run_time=0.5)
         return targets, together, tags
 
     def slab_words(self, slabs, words) -> VGroup:
