@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
-    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "SLOT_RGB", "rainbow", "normalise", "signed", "halves", "value_colors", "Theme", "DARK", "LIGHT",
+    "PURPLE_HEX", "RED_HEX", "MASKED_HEX", "MASKED_RGB", "SLOT_RGB", "rainbow", "normalise", "signed", "halves",
+    "value_colors", "Theme", "DARK", "LIGHT",
     "Lighting", "HEADLIGHT", "FLAT", "Panel", "PANEL", "Look", "LOOK", "THEMES",
 ]
 

@@ -1,12 +1,14 @@
 """Stage 20: tokens first, then each token's heads end to end: one 8×162 matrix.
 
 ``swapaxes(0, 1)`` is seen as a re-cut of the block: the heads × tokens ×
-features block comes apart into a stack of token slabs at the stage's
-right, and each token's slab (its row from every head, the heads in depth)
-stands up to face the viewer, a heads × d_v block with head 0 on top,
-landing left of the stack; the token blocks then spread over the stage. ``reshape(T, h·d_v)`` then lays each token's
-head rows end to end into one row of the flattened matrix: token 0 head by
-head, the others a token at a time, each landing under the word it is.
+features block comes apart where it stands into a stack of token slabs,
+each with its word, and the stack goes to the stage's right; each token's
+slab (its row from every head, the heads in depth) stands up to face the
+viewer, a heads × d_v block with head 0 on top, landing left of the stack;
+the token blocks then spread over the stage. ``reshape(T, h·d_v)`` then
+lays each token's head rows end to end into one row of the flattened
+matrix: token 0 head by head, the others a token at a time, each landing
+under the word it is.
 """
 
 import numpy as np
@@ -85,13 +87,14 @@ class Concatenation(StageScene):
             self.settle(joined, marks, heads, d_v)
 
     def tokens_first(self, block, context, words, axes):
-        """``swapaxes(0, 1)``: the block comes apart into a stack of token
-        slabs, gaps between them, at the stage's right (its axis guides,
-        ``axes``, gone with the whole block); each slab (heads in depth)
-        stands up to face the viewer as a heads × d_v block, head 0 on top,
-        landing left of the stack; then the blocks spread over the stage,
-        each under its word. Returns the token blocks, their shared label
-        and their words."""
+        """``swapaxes(0, 1)``: the block comes apart where it stands into a
+        stack of token slabs, gaps between them, each slab's word beside it
+        (its axis guides, ``axes``, gone with the whole block), and the
+        stack goes to the stage's right (:meth:`take_apart`); each slab
+        (heads in depth) stands up to face the viewer as a heads × d_v
+        block, head 0 on top, landing left of the stack; then the blocks
+        spread over the stage, each under its word. Returns the token
+        blocks, their shared label and their words."""
         heads, tokens, d_v = context.shape
         swapped = context.swapaxes(0, 1)
         # one line for the name and the shape: the token blocks keep the height a second line would take
@@ -117,24 +120,7 @@ class Concatenation(StageScene):
             slab.part_of = together
         self.remove(block)
         self.add(*slabs)
-        # first the block comes apart into its token slabs where it stands, large, gaps between them, each
-        # slab's word beside it: the re-cut seen (a top slab tipping out of the whole block read as a lid torn
-        # off: 20_0042, the 62nd to 65th readers; taken apart straight into a corner, the stack stood small
-        # beside an empty frame and the swap was never seen: 20_0044, the 68th)
-        down = block.axis_vectors()[1]
-        apart = [slab.copy().shift(down * SLAB_GAP * block.pitch * t) for t, slab in enumerate(slabs)]
-        room = max(note_text(w, self.theme).width for w in words[:tokens]) + 0.3
-        self.layout.fit(apart, margins=Margins(bottom=label.height + 0.35, left=room, right=room))
-        named = self.slab_words(apart, words[:tokens])
-        self.play(*[slab.animate.become(there) for slab, there in zip(slabs, apart)], *swap(block.label, label),
-                  vanish(axes, rate_func=at_once), appear(named, rate_func=at_end), run_time=1.0)
-        self.wait(1.0)
-        # then the stack goes to the stage's right, the token blocks landing left of it
-        stack = [slab.copy() for slab in apart]
-        self.layout.fit(stack, area=area.part(PARKED + 0.03, 1.0), margins=Margins(bottom=label.height + 0.35,
-                                                                                    right=0.2))
-        self.play(*[slab.animate.become(there) for slab, there in zip(slabs, stack)],
-                  vanish(named, rate_func=at_once), run_time=0.6)
+        self.take_apart(block, slabs, label, axes, words[:tokens], area)
         x_axis = block.axis_vectors()[0]
         turns = []
         for slab, target in zip(slabs, targets):
@@ -171,18 +157,41 @@ class Concatenation(StageScene):
         together.label = moved
         return targets, together, tags
 
+    def take_apart(self, block, slabs, label, axes, words, area: StageArea) -> None:
+        """``block`` comes apart into its token ``slabs`` where it stands,
+        large, gaps between them, each slab's word beside it, ``label`` (the
+        swapped tensor's) taking the block's place and ``axes`` going: the
+        re-cut seen (a top slab tipping out of the whole block read as a lid
+        torn off: 20_0042, the 62nd to 65th readers; taken apart straight
+        into a corner, the stack stood small beside an empty frame and the
+        swap was never seen: 20_0044, the 68th); then the stack goes to the
+        stage's right, where the token blocks will not land."""
+        down = block.axis_vectors()[1]
+        apart = [slab.copy().shift(down * SLAB_GAP * block.pitch * t) for t, slab in enumerate(slabs)]
+        room = max(note_text(w, self.theme).width for w in words) + 0.3
+        self.layout.fit(apart, margins=Margins(bottom=label.height + 0.35, left=room, right=room))
+        named = self.slab_words(apart, words)
+        self.play(*[slab.animate.become(there) for slab, there in zip(slabs, apart)], *swap(block.label, label),
+                  vanish(axes, rate_func=at_once), appear(named, rate_func=at_end), run_time=1.0)
+        self.wait(1.0)
+        stack = [slab.copy() for slab in apart]
+        self.layout.fit(stack, area=area.part(PARKED + 0.03, 1.0), margins=Margins(bottom=label.height + 0.35,
+                                                                                    right=0.2))
+        self.play(*[slab.animate.become(there) for slab, there in zip(slabs, stack)],
+                  vanish(named, rate_func=at_once), run_time=0.6)
+
     def slab_words(self, slabs, words) -> VGroup:
         """Each token's word left of its slab in the stack, where the slabs
         stand far enough apart for a word each; else every second one, or
         fewer (never text on text). Pinned, not shown."""
         texts = [note_text(w, self.theme) for w in words]
-        centres = [self.layout.screen_box([slab]) for slab in slabs]
-        levels = [(bottom + top) / 2 for _, bottom, _, top in centres]
+        boxes = [self.layout.screen_box([slab]) for slab in slabs]
+        levels = [(bottom + top) / 2 for _, bottom, _, top in boxes]
         apart = min((abs(a - b) for a, b in zip(levels, levels[1:])), default=float("inf"))
         step = max(1, int(np.ceil((max(t.height for t in texts) + 0.08) / max(apart, 1e-6))))
         shown = VGroup()
         for t in range(0, len(slabs), step):
-            left, _, _, _ = centres[t]
+            left, _, _, _ = boxes[t]
             texts[t].move_to([left - 0.15 - texts[t].width / 2, levels[t], 0.0])
             self.layout.fixed(texts[t])
             shown.add(texts[t])
