@@ -44,7 +44,7 @@ def rgb_to_hex(rgb) -> str:
 
 class ScaleBar(VGroup):
     """``low ▮▮▮▮ high`` on one line: the rainbow with its real ends, at
-    ``font_size`` (a scale centred on 0, ``−a ▮▮ 0 ▮▮ a``: its middle is
+    ``font_size`` (a scale of both signs, ``low ▮▮ 0 ▮▮ high``: its middle is
     written); ``masked``: a swatch of the masked color and its sign after it."""
 
     def __init__(self, value_range: tuple[float, float], theme: Theme = DARK, font_size: int = 21,
@@ -56,35 +56,18 @@ class ScaleBar(VGroup):
         # middle written; a side of rounding's dust is drawn as 0, its half and end not drawn ("−0.176 ▮▮ 0");
         # a range of one sign is one gradient from its min to its max
         drawn = halves(self.value_range)
-        self.centred = drawn is not None
-        if self.centred:
-            zero = Text("0", font="DejaVu Sans", font_size=font_size, color=theme.ink)
-            both = all(drawn)
-            # the bar as long as a one-sign bar, "0" in it
-            half = (width - zero.width - 0.16) / 2 if both else width - zero.width - 0.08
-            pieces = []
-            if drawn[0]:
-                pieces.append(_gradient(half, 0.0, 0.5, theme))
-            pieces.append(zero)
-            if drawn[1]:
-                pieces.append(_gradient(half, 0.5, 1.0, theme))
-            for before, after in zip(pieces, pieces[1:]):
-                after.next_to(before, RIGHT, buff=0.08)
-            bars, self.zero = [p for p in pieces if p is not zero] + [zero], zero
-            ends = (low if drawn[0] else None, high if drawn[1] else None)
-            if ends[0] is not None:
-                low.next_to(pieces[0], LEFT, buff=0.1)
-            if ends[1] is not None:
-                high.next_to(pieces[-1], RIGHT, buff=0.1)
-            shown = [t for t in ends if t is not None]
-            self.ticks = tuple(zero if end is None else end for end in ends)
+        if drawn is None:
+            row, self.zero = [low, _gradient(width, 0.0, 1.0, theme), high], None
         else:
-            bars, self.zero = [_gradient(width, 0.0, 1.0, theme)], None
-            low.next_to(bars[0], LEFT, buff=0.1)
-            high.next_to(bars[0], RIGHT, buff=0.1)
-            shown = [low, high]
-            self.ticks = (low, high)
-        parts = [*bars, *shown]
+            self.zero = zero = Text("0", font="DejaVu Sans", font_size=font_size, color=theme.ink)
+            # the bar as long as a one-sign bar, "0" in it
+            half = (width - zero.width - 0.16) / 2 if all(drawn) else width - zero.width - 0.08
+            row = (([low, _gradient(half, 0.0, 0.5, theme)] if drawn[0] else []) + [zero]
+                   + ([_gradient(half, 0.5, 1.0, theme), high] if drawn[1] else []))
+        for before, after in zip(row, row[1:]):  # the ends 0.1 from the bar, the "0" 0.08 from each half
+            after.next_to(before, RIGHT, buff=0.1 if before is low or after is high else 0.08)
+        self.ticks = (row[0], row[-1])
+        parts = list(row)
         if masked:
             swatch = Rectangle(width=SCALE_HEIGHT * 1.6, height=SCALE_HEIGHT * 1.6, stroke_width=1,
                                stroke_color=theme.muted, fill_color=MASKED_HEX, fill_opacity=1.0)

@@ -74,9 +74,8 @@ def normalise(values: np.ndarray, value_range: tuple[float, float] | None = None
     if drawn is None:
         return (values - low) / (high - low)
     negative, positive = drawn
-    below = 0.5 - 0.5 * values / low if negative else np.full(values.shape, 0.5)
-    above = 0.5 + 0.5 * values / high if positive else np.full(values.shape, 0.5)
-    return np.where(values < 0.0, below, above)
+    return np.where(values < 0.0, 0.5 - 0.5 * values / low if negative else 0.5,
+                    0.5 + 0.5 * values / high if positive else 0.5)
 
 
 def signed(value_range) -> bool:

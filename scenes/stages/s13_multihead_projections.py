@@ -49,12 +49,12 @@ class MultiheadProjections(StageScene):
                   "multihead_U_key = torch.rand(h, d // h, d)\nmultihead_U_value = torch.rand(h, d // h, d)")
     view = (-0.55, 0.32)
 
-    def same_as_stage_6(self, tensors, names) -> str:
+    def same_as_stage_6(self, pair) -> str:
         """Said when a head-0 matrix holds the very numbers of one of stage
         6's (the notebook re-seeds torch.rand before these and draws one
         U_query first, so head 0's query matrix is stage 6's U_key: a
         reader took multihead_queries[0] = K for a bug), else ""."""
-        if (pair := self.stage6_pair(tensors, names)) is None:
+        if pair is None:
             return ""
         name, single = pair
         # why, in the draws themselves (a bare "draws one U_query first" did not say which, or why it matters:
@@ -214,8 +214,8 @@ class MultiheadProjections(StageScene):
         self.say(meaning)
         self.wait(1.6)
         twin = []
-        if same := self.same_as_stage_6(tensors, names):
-            pair = self.stage6_pair(tensors, names)
+        pair = self.stage6_pair(tensors, names)
+        if same := self.same_as_stage_6(pair):
             if heads > 1 and pair[0] == names[0]:  # head 0's card on screen: the matrix it repeats beside it
                 twin = self.twin_beside(cards[0], pair[1], stack_area, named)
             self.play(*map(appear, twin), *self.saying(same), run_time=0.4)
