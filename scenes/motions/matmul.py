@@ -1279,9 +1279,11 @@ class MatmulMotion:
                        run_time=ends[0])
             if between is not None:
                 between()
-            scene.play(fill_rows(result, start=start), framing, InPlace(lying, show), run_time=run_time)
+            scene.play(fill_rows(result, start=start), framing, InPlace(lying, show), lit_row(left, start),
+                       run_time=run_time)
             scene.play(vanish(lying, rate_func=at_once), appear(back, rate_func=at_once), *flowing(False),
-                       right.animate(rate_func=at_once).set_cell_opacity(1.0), run_time=ends[1])
+                       right.animate(rate_func=at_once).set_cell_opacity(1.0),
+                       left.animate(rate_func=at_once).clear_highlight(), run_time=ends[1])
             scene.remove(marks, whole, lying)
 
         first = n if self.cells is None else min(self.cells, n)
@@ -1314,8 +1316,12 @@ class MatmulMotion:
                 f"row 0 of {left_name} against all {n} columns of {right_name} at once: {k} products down each "
                 f"column, summed into cell (0, j)"))
         if not self.later:  # rows 1 … stay empty slots: the caller forms them
+            # said as the products go: "the rest of row 0 … at once" stayed over the formed row and bare blocks
+            # until the caller's next move (16_0209, the 73rd reader)
+            done = _saying(scene, say, f"row 0 of {result_name} formed: {n} cells, each one row · column sum"
+                           if n > 1 else f"{result_name}[0] formed: one row · column sum")
             scene.play(*clear_products(), *frames.gone(), left.animate.clear_highlight(),
-                       right.animate.clear_highlight(), run_time=0.4)
+                       right.animate.clear_highlight(), *all_at_once(done), run_time=0.4)
             return Matmul(result, self.signs, sweep)
         rows_told = (f"the remaining rows, one after another: each row of {left_name} times {right_name}, summed"
                      if vector else f"the remaining rows, one after another: row i against all {n} columns of "
@@ -1716,6 +1722,20 @@ def row_sweep(layout: Layout, *grids: CubeGrid, start: int = 0) -> tuple[VGroup,
             mark.become(box)
 
     return marks, InPlace(marks, update)
+
+
+def lit_row(grid: CubeGrid, start: int = 0) -> InPlace:
+    """Row r of a 2D ``grid`` lit and the rest dimmed, r going down from
+    ``start`` in step with :func:`row_sweep` and :func:`fill_rows`: the
+    operand's row in play stands out as it does when a row is worked alone
+    (a sweep over a fully lit A hid the frame on its row: 08_0184, 09_0186,
+    12_0426, the 72nd and 73rd readers)."""
+    rows = grid.grid_shape[1] - start
+
+    def update(block, alpha):
+        block.highlight((0, start + min(rows - 1, int(alpha * rows))), DIM)
+
+    return InPlace(grid, update)
 
 
 def fill_rows(grid: CubeGrid, start: int = 0) -> InPlace:
