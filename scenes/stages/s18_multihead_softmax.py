@@ -79,9 +79,11 @@ class MultiheadSoftmax(StageScene):
 
         self.step("softmax, head 0")
         weights = self.trace["s18_multihead_attention_weights"]
-        self.say("one row first: head 0's row 0, softmax as in stage 11" if heads > 1
-                 else "softmax along each row, as in stage 11")
-        home, bench, head_note = self.soften_head0(shown, values[0], weights[0], f" / √{head_k}")
+        # said as head 0 moves to the bench (said before, a still showed "one row first" over the unmoved heads,
+        # no row in sight: 18_0145, the 73rd reader)
+        home, bench, head_note = self.soften_head0(shown, values[0], weights[0], f" / √{head_k}", told=self.saying(
+            "one row first: head 0's row 0, softmax as in stage 11" if heads > 1
+            else "softmax along each row, as in stage 11"))
         if heads < 2:
             self.say("one head: its weights")
         self.others_to_weights(shown, weights, home, bench, head_note, told=self.saying(
@@ -101,10 +103,11 @@ class MultiheadSoftmax(StageScene):
         self.say(self.roles_said(self.trace.roles(), weights))
         self.wait(1.0)
 
-    def soften_head0(self, shown, values, weights, scale_note: str):
+    def soften_head0(self, shown, values, weights, scale_note: str, told=()):
         """Head 0's scores go through stage 11's bench, row by row, into its
-        weights (the other heads wait off screen). Returns where head 0
-        stood, the bench, and what head 0 looks at (its label's note)."""
+        weights (the other heads wait off screen; ``told``: a caption
+        joining head 0's move). Returns where head 0 stood, the bench, and
+        what head 0 looks at (its label's note)."""
         focus, words = shown.focus, self.cfg.sentence
         head_note = focus.label.note  # what head 0 looks at, said under its name
         home = focus.copy()
@@ -114,7 +117,7 @@ class MultiheadSoftmax(StageScene):
                               "multihead_attention_weights[0]", words, scale_note=scale_note)
         away = [*shown.others, *shown.tags, *([shown.others_label] if shown.others_label is not None else [])]
         self.play(*[vanish(m) for m in away], *[vanish(w, rate_func=at_once) for w in shown.words],
-                  focus.animate.become(target), self.layout.follow(focus, target), run_time=1.0)
+                  focus.animate.become(target), self.layout.follow(focus, target), *told, run_time=1.0)
         bench.scores = focus
         weights_map = bench.weights
         self.play(appear(weights_map), appear(self.layout.place(weights_map)), *map(appear, bench.words_on),
