@@ -15,7 +15,7 @@ import numpy as np
 from manim import DOWN, PI, UP, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_end, at_once, swap, vanish
+from scenes.components.fades import appear, at_end, at_once, done_at, halfway, swap, vanish
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, TAG_ROOM, Margins, StageArea, Together, head_columns
 from scenes.components.guides import GUIDE_ROOM, axis_guides
@@ -106,7 +106,7 @@ class Concatenation(StageScene):
         # the token blocks land left of the stack the block comes apart into (landing where the block stood,
         # they fell on its remaining slabs: a jumble, 20_0080, the 64th reader); the next step lays them out again
         area = self.layout.area()
-        self.lay_out_tokens(targets, words, area.part(0.0, PARKED), bottom=label.height + 0.35)
+        worded = self.lay_out_tokens(targets, words, area.part(0.0, PARKED), bottom=label.height + 0.35)
         self.layout.beside(targets, label, DOWN, buff=0.25, view=FRONT)
         self.layout.inside(label, view=FRONT)  # wider than the blocks' part of the stage
         self.layout.upright(label)
@@ -135,7 +135,11 @@ class Concatenation(StageScene):
                               scale=target.pitch / slab.pitch))
         # one slab after another, each in place before the next leaves the stack (tipping together, they passed
         # through each other: a still of them read as a jumble of cubes, 20_0040, the 45th reader)
+        # each block's word over it as it lands (words only once the blocks were spread, a still caught eight
+        # blocks unnamed for the 7 s of the turns: 20_0136, the 72nd and 73rd readers)
+        parked = head_tags(self.layout, targets, texts=list(words)) if worded else VGroup()
         self.play(self.viewpoint.turn(*FRONT), LaggedStart(*turns, lag_ratio=1.0),
+                  *[appear(tag, rate_func=done_at((t + 1) / tokens)) for t, tag in enumerate(parked)],
                   run_time=min(4.0, 0.4 * tokens + 0.8))
         self.remove(*slabs)
         self.add(*targets)
@@ -146,11 +150,11 @@ class Concatenation(StageScene):
         self.layout.beside(spread, moved, DOWN, buff=0.25, view=FRONT)
         self.layout.inside(moved, view=FRONT)
         self.layout.upright(moved)
-        # each block's word over it as it lands there (after it, a still caught the eight blocks unnamed:
-        # 20_0141, the 70th and 71st readers)
+        # each block's word with it, jumping half-way as its name does (shown only where the blocks landed, a
+        # still caught the eight blocks unnamed: 20_0141, the 70th and 71st readers)
         tags = head_tags(self.layout, spread, texts=list(words))
         self.play(*[target.animate.become(there) for target, there in zip(targets, spread)], *swap(label, moved),
-                  appear(tags, rate_func=at_end), *self.saying(
+                  *(swap(parked, tags) if len(parked) else [appear(tags, rate_func=at_end)]), *self.saying(
                       f"{tokens} blocks of {heads}×{d_v}, one per token: head 0's row on top, head {heads - 1}'s "
                       f"at the bottom" if heads > 1 else f"{tokens} blocks of 1×{d_v}, one per token"),
                   run_time=0.6)
@@ -172,7 +176,7 @@ class Concatenation(StageScene):
         self.layout.fit(apart, margins=Margins(bottom=label.height + 0.35, left=room, right=room))
         named = self.slab_words(apart, words)
         self.play(*[slab.animate.become(there) for slab, there in zip(slabs, apart)], *swap(block.label, label),
-                  vanish(axes, rate_func=at_once), appear(named, rate_func=at_end), run_time=1.0)
+                  vanish(axes, rate_func=at_once), appear(named, rate_func=halfway), run_time=1.0)
         self.wait(1.0)
         stack = [slab.copy() for slab in apart]
         self.layout.fit(stack, area=area.part(PARKED + 0.03, 1.0), margins=Margins(bottom=label.height + 0.35,
@@ -286,7 +290,9 @@ class Concatenation(StageScene):
             if t == 1:
                 self.say(f"every token the same: its row from each head, in head order, one row of {heads * d_v}")
             last = [vanish(label, rate_func=at_once)] if t == tokens - 1 else []  # no name over no block
-            word = [vanish(tags[t], rate_func=at_once)] if len(tags) else []
+            # token 0's word stays over its block as its rows leave it (gone at once, a still caught the block
+            # half emptied, unnamed, its row under the next block: 20_0227, the 73rd reader)
+            word = [vanish(tags[t], rate_func=at_once if t else at_end)] if len(tags) else []
             line = self.line_above(joined, token_blocks[t:], goals[t]) if t else None
             if line is not None:
                 # laid end to end first in the gap above the matrix, then the one line down into its row (each
