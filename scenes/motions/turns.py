@@ -279,6 +279,10 @@ def transpose_beside(scene, layout, viewpoint, source: CubeGrid, values, result_
     # every third where rows are thin, left the framed row's unsaid: "you" over the column, "can" beside the
     # target read "you → can", 19_0071, the 49th reader)
     beside = VGroup(*[layout.row_word(result, j, word) for j, word in enumerate(words[:cols])])
+    # the two words of the column in play in full ink, not the rows' muted grey: they are the step's point (grey
+    # at 12 px, "can" over the column and beside its row went unread: 09_0279, the 73rd reader)
+    above.set_color(layout.theme.ink)
+    beside.set_color(layout.theme.ink)
     for word in beside[1:]:
         word.set_opacity(0.0)
     x_axis, row_axis, _ = source.axis_vectors()
