@@ -93,7 +93,7 @@ class Layout:
 
     def row(self, *blocks: Mobject, gap=1.2, margins: Margins | None = None, view=None,
             max_pitch: float = MAX_PITCH, area: StageArea | None = None, room_for=(), also=(),
-            own_labels: bool = True, bind: bool = True, flip: bool = False) -> fit.RowFit:
+            own_labels: bool = True, bind: bool = True, flip: bool = False, own_level=()) -> fit.RowFit:
         """``blocks`` in a row filling the stage area, room kept for the
         labels bound to them (:meth:`name`) above or below (unless not
         ``own_labels``), for labels ``room_for`` (one per block, or None)
@@ -101,8 +101,12 @@ class Layout:
         per block) they will carry as well (a label on its other side).
         ``bind``: their labels learn the row, to stand level with it.
         ``flip``: where the labels do not fit on one side, every second
-        block's own label goes to the other side (over or under it)."""
-        fitted = self._row(blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind)
+        block's own label goes to the other side (over or under it).
+        ``own_level``: the indices of blocks whose labels stand by the block
+        itself, not level with the row: over or under a block shorter than
+        the row, a label takes the height beside the taller blocks, not the
+        stage's (the blocks grow into what it gave back)."""
+        fitted = self._row(blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind, own_level)
         if fitted.roomy or not flip:
             return fitted
         later = list(room_for) + [None] * (len(blocks) - len(room_for))
@@ -111,33 +115,52 @@ class Layout:
             for label in {id(m): m for m in (getattr(block, "label", None), later[n]) if m is not None}.values():
                 if getattr(label, "side", UP)[1] != 0:  # every second label on the first one's other side
                     label.side = -first if n % 2 else first
-        return self._row(blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind)
+        return self._row(blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind, own_level)
 
-    def _row(self, blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind) -> fit.RowFit:
+    def _row(self, blocks, gap, margins, view, max_pitch, area, room_for, also, own_labels, bind,
+             own_level=()) -> fit.RowFit:
         later = list(room_for) + [None] * (len(blocks) - len(room_for))
         extra = [list(a) for a in also] + [[] for _ in range(len(blocks) - len(also))]
         labels = [([later[n]] if later[n] is not None else [getattr(b, "label", None) if own_labels else None])
                   + extra[n] for n, b in enumerate(blocks)]
         labels = [[l for l in ls if l is not None] for ls in labels]
-        sides = [np.sign(getattr(l, "side", UP)[1]) for ls in labels for l in ls]
-        heights = [l.height for ls in labels for l in ls]
-        above = [h for h, s in zip(heights, sides) if s > 0]
-        below = [h for h, s in zip(heights, sides) if s < 0]
         base = margins or Margins()
-        margins = Margins(left=base.left, right=base.right,
-                          top=max(base.top, max(above, default=0.0) + LABEL_BUFF + 0.05),
-                          bottom=max(base.bottom, max(below, default=0.0) + LABEL_BUFF + 0.05))
         for block in blocks:
             if bind and getattr(block, "label", None) is not None:
                 block.label.row = list(blocks)  # level with the row's highest top (or lowest bottom)
+        for n in own_level:
+            if bind and getattr(blocks[n], "label", None) is not None:
+                blocks[n].label.row = None  # by its own block
         spans = [[(l.width, None if getattr(l, "side", UP)[1] == 0 else bool(getattr(l, "side", UP)[1] < 0))
                   for l in ls] for ls in labels]
-        fitted = fit.fit_row(self.camera, blocks, area or self.area(), labels=spans, gap=gap, margins=margins,
-                             view=view, max_pitch=max_pitch)
+        # first every label level with the row; then, with labels by their own (shorter) blocks, the margins
+        # measured at the size the last fit gave: the room they give back only lets the blocks grow, and the
+        # height beside the taller blocks grows with them, so a label that fitted still fits
+        for k in range(3 if own_level else 1):
+            fitted = fit.fit_row(self.camera, blocks, area or self.area(), labels=spans, gap=gap,
+                                 margins=self._label_margins(blocks, labels, base, view, own_level if k else ()),
+                                 view=view, max_pitch=max_pitch)
         for block, hang in zip(blocks, fitted.hangs):
             if bind and getattr(block, "label", None) is not None:
                 block.label.hang = hang  # a label wider than its block hangs over the row, not off it
         return fitted
+
+    def _label_margins(self, blocks, labels, base: Margins, view, own_level) -> Margins:
+        """``base`` widened to hold the tallest label over the row and the
+        tallest under it, less, for a label by its own block (``own_level``),
+        the height between that block and the row's tallest, shared above
+        and below."""
+        tallest = max(self.screen_box([b], view)[3] - self.screen_box([b], view)[1] for b in blocks)
+        need = {1: [0.0], -1: [0.0]}  # at least a label's gap, with or without labels
+        for n, (block, ls) in enumerate(zip(blocks, labels)):
+            _, bottom, _, top = self.screen_box([block], view)
+            free = (tallest - (top - bottom)) / 2 if n in own_level else 0.0
+            for label in ls:
+                side = int(np.sign(getattr(label, "side", UP)[1]))
+                if side:
+                    need[side].append(max(0.0, label.height + LABEL_BUFF + 0.05 - free))
+        return Margins(left=base.left, right=base.right, top=max(base.top, LABEL_BUFF + 0.05, max(need[1])),
+                       bottom=max(base.bottom, LABEL_BUFF + 0.05, max(need[-1])))
 
     def name(self, grid: CubeGrid, name: str, direction=UP, *, shape=None, stacked: bool | None = None,
              scale_of: str | None = None, scale: bool = True, values=None, note=KEEP) -> BlockLabel:

@@ -207,6 +207,10 @@ ARRANGEMENTS = [Arrangement((a, b, c), slot) for slot in (OPPOSITE, STACKED, IN_
                 for a, b, c in ((DOWN, DOWN, UP), (UP, DOWN, DOWN), (DOWN, UP, DOWN),
                                 (UP, UP, DOWN), (DOWN, DOWN, DOWN), (UP, DOWN, UP))]
 STACK_GAP = 0.12  # between B's name and the pieces' label stacked beyond it
+# C's label stands by C, not level with the row: over or under a C shorter than B it takes the height beside B,
+# where only the "=" stands, not the stage's (level with B's top, stage 17's name over its 8×8 C left the three
+# blocks 7 px a cube: 17_0059, the 72nd and 73rd readers); A's stays level, under the bench's pieces
+RESULT_BY_ITSELF = (2,)
 SLOT_GAIN = 1.15  # the pieces' label leaves its own slot only for blocks at least this much larger
 
 
@@ -289,7 +293,8 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
     for arrangement in ARRANGEMENTS:
         trial = [g.copy() for g in grids]
         fitted = layout.row(*trial, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, bind=False, area=area,
-                            also=_labels_for(arrangement, rooms, products_room, name_height, plain_height))
+                            also=_labels_for(arrangement, rooms, products_room, name_height, plain_height),
+                            own_level=RESULT_BY_ITSELF)
         # labels that clash: only if all do; a label over the neighbouring block (where it reads as that
         # block's name) only for blocks clearly larger, as within one arrangement (fit.STRICT_SHARE)
         pitches.append(trial[0].pitch * (1.0 if fitted.roomy else 0.01) * (1.0 if fitted.kept_off else STRICT_SHARE))
@@ -300,7 +305,7 @@ def arrange_matmul(scene, layout: Layout, viewpoint, left: CubeGrid, right: Cube
         target.label = grid.label
         grid.label.side = side
     layout.row(*targets, gap=(BENCH_ROOM, SIGN_ROOM), view=view, own_labels=False, area=area,
-               also=_labels_for(chosen, rooms, products_room, name_height, plain_height))
+               also=_labels_for(chosen, rooms, products_room, name_height, plain_height), own_level=RESULT_BY_ITSELF)
     for target, grid in zip(targets, (left, right)):
         target.label = grid.label
     entering = not any(left is m for m in scene.mobjects)  # not on screen yet: shown in place, no move
