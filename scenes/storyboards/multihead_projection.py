@@ -63,11 +63,9 @@ class MultiheadProjectionStage(StageScene):
         self.say(f"broadcasting: matmul uses the one Xᵀ for every head, as if copied along the head axis: ×{heads}")
         counter_at = self.layout.beside([room], Dot(), UP, buff=0.35).get_center()
         counter_at = project(self.camera, counter_at[None])[0]
-        copied = broadcast_copies(self, self.layout, xt, heads, [*counter_at, 0.0], run_time=2.0 / self.speed)
+        copied = broadcast_copies(self, self.layout, xt, heads, [*counter_at, 0.0], run_time=2.0 / self.speed,
+                                  name=broadcast_name)
         stack = copied.block
-        old = xt.label
-        self.layout.name(stack, broadcast_name, DOWN, stacked=True)
-        self.play(*swap(old, self.layout.place(stack)), run_time=0.4)
 
         self.step("matmul per head")
         self.play(vanish(copied.counter), run_time=0.3)
