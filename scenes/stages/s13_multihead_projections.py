@@ -51,7 +51,7 @@ class MultiheadProjections(StageScene):
 
     def same_as_stage_6(self, pair) -> str:
         """Said when a head-0 matrix holds the very numbers of one of stage
-        6's (the notebook re-seeds torch.rand before these and draws one
+        6's (the notebook sets the same seed again before these and draws one
         U_query first, so head 0's query matrix is stage 6's U_key: a
         reader took multihead_queries[0] = K for a bug), else ""."""
         if pair is None:
@@ -62,9 +62,11 @@ class MultiheadProjections(StageScene):
         # in words, not the notebook's names ("a one_U_query takes U_query's numbers again": one_U_query never
         # on screen, the sentence read as broken: 13_0113, the 60th and 61st readers)
         if name.endswith("query") and single == "key":
-            return (f"{name}[0] = stage 6's U_key: the blog re-seeds torch.rand and draws a spare query "
-                    f"matrix first, so head 0 gets U_key's numbers")
-        return f"{name}[0] = stage 6's U_{single}, number for number: the blog re-seeds torch.rand before these"
+            # the mechanism in the code's own terms ("re-seeds torch.rand" named no call of the code, "a spare query
+            # matrix" nothing on screen: 13_0112, the 72nd and 73rd readers)
+            return (f"{name}[0] = stage 6's U_key: the blog sets the seed again and draws a U_query first, so "
+                    f"head 0 gets U_key's numbers")
+        return f"{name}[0] = stage 6's U_{single}, number for number: the blog sets the same seed again before these"
 
     def stage6_pair(self, tensors, names):
         """The first multi-head tensor whose head 0 holds one of stage 6's
