@@ -211,6 +211,8 @@ STACK_GAP = 0.12  # between B's name and the pieces' label stacked beyond it
 # where only the "=" stands, not the stage's (level with B's top, stage 17's name over its 8×8 C left the three
 # blocks 7 px a cube: 17_0059, the 72nd and 73rd readers); A's stays level, under the bench's pieces
 RESULT_BY_ITSELF = (2,)
+OVER_B = 0.8  # how far over B's top (in B's cubes) a sum flies on its way from the bench to C
+RIDING_SAMPLES = 41  # points along a sum's way where the room for its "Σ = …" is checked
 SLOT_GAIN = 1.15  # the pieces' label leaves its own slot only for blocks at least this much larger
 
 
@@ -827,42 +829,47 @@ class MatmulMotion:
             scene.remove(column)
             shown["products"], shown["label"] = piece, label
 
-        def riding_side(number, cube, end):
-            """The side of ``cube`` (over it, where the running sum stood, else
-            under it) where ``number`` meets no text on screen and neither
-            operand all the way from where the cube stands to ``end`` (one
-            side may run into the "=" where C's rows are few: stage 12 of the
-            paper's one head; a sum flying from the bench between A and B to
-            C crosses B, its number written over B's cubes: 07_0260, the 56th
-            and 57th readers); None where neither is clear."""
+        def riding_sides(number, cube, end, way=None) -> list:
+            """Along the way from where ``cube`` stands to ``end`` (``way``: the
+            waypoints, default straight), at every frame's worth of it (at
+            eleven points a narrow "=" fell between two: 05, the default),
+            the side of the cube (over it, where the running sum stood, else
+            under it) where ``number`` meets no text on screen, neither
+            block in sight and stays in the frame; None where neither is clear (a sum
+            flying from the bench between A and B to C over B, its number
+            written over B's cubes: 07_0260, the 56th and 57th readers). A
+            side kept as long as it stays clear: the number never hops for
+            nothing."""
             texts = [m for top in scene.mobjects for m in top.get_family()
                      if isinstance(m, Text) and m is not number and m.family_members_with_points()
                      and max(g.get_fill_opacity() for g in m.family_members_with_points()) > 0.05]
-            blocks = [layout.screen_box([grid]) for grid in (left, right)]
+            # every block in sight but the sum: the operands, C as it lands, the pieces on the bench it rises past
+            grids = [g for top in scene.mobjects for g in top.get_family() if isinstance(g, CubeGrid)
+                     and g is not cube and cube not in g.get_family() and (g.cube_opacity > 0.5).any()]
+            blocks = [layout.screen_box([grid]) for grid in {id(g): g for g in (left, right, result, *grids)}.values()]
             start, probe = cube.get_center(), cube.copy()
-
             half_w, half_h = config.frame_width / 2, config.frame_height / 2
 
-            def clear(side):
-                # every frame's worth of the way (at eleven points a narrow "=" fell between two: 05, the default)
-                for alpha in np.linspace(0.0, 1.0, 41):
-                    probe.move_to(start + alpha * (end - start))
-                    layout.beside([probe], number, side, buff=0.15)
-                    (left, bottom, _), (right, top, _) = number.get_corner(DOWN + LEFT), number.get_corner(UP + RIGHT)
-                    if any(t.get_left()[0] < right and t.get_right()[0] > left and t.get_bottom()[1] < top
-                           and t.get_top()[1] > bottom for t in texts):
-                        return False
-                    if any(l < right and r > left and b < top and t > bottom for l, b, r, t in blocks):
-                        return False
-                    if left < -half_w or right > half_w or bottom < -half_h or top > half_h:  # in the frame
-                        return False
-                return True
+            def clear(side, alpha):
+                probe.move_to(along(way or [start, end], alpha))
+                layout.beside([probe], number, side, buff=0.15)
+                (left, bottom, _), (right, top, _) = number.get_corner(DOWN + LEFT), number.get_corner(UP + RIGHT)
+                if any(t.get_left()[0] < right and t.get_right()[0] > left and t.get_bottom()[1] < top
+                       and t.get_top()[1] > bottom for t in texts):
+                    return False
+                if any(l < right and r > left and b < top and t > bottom for l, b, r, t in blocks):
+                    return False
+                return -half_w <= left and right <= half_w and -half_h <= bottom and top <= half_h  # in the frame
 
             was = number.get_center().copy()  # tried at every side, it is put back where it stood (left where
             # the last try put it, it sat on its own cube while that stood: 17_0165)
-            side = next((side for side in (UP, DOWN) if clear(side)), None)
+            sides, last = [], None
+            for alpha in np.linspace(0.0, 1.0, RIDING_SAMPLES):
+                order = [last] + [s for s in (UP, DOWN) if s is not last] if last is not None else [UP, DOWN]
+                last = next((side for side in order if clear(side, alpha)), None)
+                sides.append(last)
             number.move_to(was)
-            return side
+            return sides
 
         def add_up(piece, i, j, cube, explain: bool, run_time: float) -> tuple[VGroup, CubeGrid, Rectangle]:
             """The products added one by one, seen (:func:`running_sum`): a
@@ -941,14 +948,50 @@ class MatmulMotion:
                 scene.play(*gone, run_time=0.3 / speed) if gone else scene.wait(0.3 / speed)
             return number, heap, frame
 
-        def on_c(grid, values, shift=ORIGIN) -> InPlace:
+        def over_b(start, end) -> list[np.ndarray]:
+            """The way from ``start`` (a sum on the bench) to ``end`` (its
+            cell of C), in the world: straight, or, where that crosses B,
+            up to clear B's top and across, down between B and C (left of a
+            label over C), and across into the cell (a sum flying over B's
+            cubes read as a stray cube on B, under "into its place": 03_0192,
+            12_0170, the 72nd, 74th and 75th readers)."""
+            camera = layout.camera
+            left_x, bottom, right_x, top = layout.screen_box([right])
+            (sx, sy), (ex, ey) = project(camera, np.array([start, end]))[:, :2]
+            if not (sx < left_x and ex > right_x):
+                return [start, end]
+            at_edges = sy + (ey - sy) * (np.array([left_x, right_x]) - sx) / (ex - sx)
+            if at_edges.min() > top or at_edges.max() < bottom:
+                return [start, end]
+            level = top + OVER_B * right.pitch
+            c_left, _, _, c_top = layout.screen_box([result])
+            label = result.label
+            if label is not None and label.get_bottom()[1] >= c_top - 1e-3:  # over C: down left of it
+                c_left = min(c_left, label.get_left()[0])
+            down_x = (right_x + max(right_x, c_left)) / 2
+            return [start, world_at_screen(camera, (left_x, level), start),
+                    world_at_screen(camera, (down_x, level), end), world_at_screen(camera, (down_x, ey), end), end]
+
+        def along(way, t: float) -> np.ndarray:
+            """The point a share ``t`` of the way along ``way`` (waypoints), by length."""
+            legs = [float(np.linalg.norm(b - a)) for a, b in zip(way, way[1:])]
+            go = t * sum(legs)
+            for n, (a, b, leg) in enumerate(zip(way, way[1:], legs)):
+                if go <= leg or n == len(legs) - 1:
+                    return a + (b - a) * (min(1.0, go / leg) if leg > 0 else 1.0)
+                go -= leg
+            return way[-1]
+
+        def on_c(grid, values, shift=ORIGIN, way=None) -> InPlace:
             """``grid`` (sums in progress, on no bar) on C's colors from the
             play's first frame, as the products and their name go, moving by
-            ``shift`` over the play."""
-            start, way = grid.points.copy(), np.asarray(shift, float)
+            ``shift`` over the play (along ``way``, waypoints from its centre,
+            where given)."""
+            start, way = grid.points.copy(), way or [ORIGIN, np.asarray(shift, float)]
+            way = [np.asarray(w, float) - way[0] for w in way]
 
             def update(m, alpha):
-                m.points = start + smooth(alpha) * way
+                m.points = start + along(way, smooth(alpha))
                 if alpha > 0 and m.part_of is not result:  # C's, named by C's label, once
                     m.recolor(np.reshape(values, (1, -1)), result.value_range)
                     m.part_of = result
@@ -987,24 +1030,25 @@ class MatmulMotion:
                 result.set_cell_opacity(1.0, (0, i, j))
                 scene.remove(cube, number)
 
-            def riding(leaving: bool = False):
-                """"Σ = …" riding with the cube, on the side the texts on screen now
-                leave clear: a function giving its motion (none where neither side is
-                clear: the number over the sum while it stands, gone as it leaves;
-                ``leaving``: the sum leaves as the play starts, the number with it,
-                from its first frame, clear of the next pair coming to the bench)."""
+            def riding():
+                """"Σ = …" riding with the cube, at each point of its way on a side
+                the texts on screen now leave clear, hidden where neither is: a
+                function giving its motion."""
                 # the sum goes to its place, "Σ = …" riding over it or under it, clear of every text (a still of
                 # one small cube in flight read as a stray: 14_0194 and 14_0200, the 32nd and 33rd readers;
-                # 19_0348 the 38th, a later cell's); none where neither side is clear
-                side = riding_side(number[0], cube, result.cell_center(i, j))
-                if side is None and leaving:
-                    return lambda: [vanish(number, rate_func=at_once)]
-                if side is None:  # beside the sum while it stands, gone as it leaves
-                    still = cube.get_center().copy()
-                    return lambda: [InPlace(number, lambda mob, a: mob.set_opacity(
-                        0.0 if np.linalg.norm(cube.get_center() - still) > 0.01 else 1.0))]
-                return lambda: [InPlace(number, lambda mob, a: layout.beside([cube], mob, side, buff=0.15))]
+                # 19_0348 the 38th, a later cell's); gone for the whole way wherever one point of it had no room,
+                # the cube flew alone and read as a stray again: 03_0192, 12_0170, the 72nd and 75th readers
+                sides = riding_sides(number[0], cube, result.cell_center(i, j), way)
 
+                def ride(mob, alpha):
+                    side = sides[min(len(sides) - 1, int(round(smooth(alpha) * (len(sides) - 1))))]
+                    if side is not None:
+                        layout.beside([cube], mob, side, buff=0.15)
+                    mob.set_opacity(0.0 if side is None else 1.0)
+
+                return lambda: [InPlace(number, ride)]
+
+            way = over_b(cube.get_center(), result.cell_center(i, j))
             if defer:
                 named, shown["products"], shown["label"] = shown["label"], None, None
                 whole_again()
@@ -1012,9 +1056,9 @@ class MatmulMotion:
                 def flight():
                     # the products' name gone before the play: the strip it named is the next pair's row by then
                     scene.remove(named)
-                    return ([on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()),
+                    return ([on_c(cube, table[i, j], way=way),
                              vanish(framed, rate_func=at_once), appear(dot, rate_func=at_once),
-                             *riding(leaving=True)()], landed)
+                             *riding()()], landed)
 
                 return flight
             gone = clear_products()
@@ -1028,7 +1072,7 @@ class MatmulMotion:
                            run_time=0.1)
                 gone, told = [], []
                 scene.wait(0.3 * run_time)  # the sum, its number beside it, before it goes to its place
-            scene.play(on_c(cube, table[i, j], result.cell_center(i, j) - cube.get_center()), *gone,
+            scene.play(on_c(cube, table[i, j], way=way), *gone,
                        *([] if explain else [vanish(framed, rate_func=at_once)]),
                        appear(dot, rate_func=at_once), *told, *carried(), run_time=0.75 * run_time)
             landed()
