@@ -972,16 +972,6 @@ class MatmulMotion:
             return [start, world_at_screen(camera, (left_x, level), start),
                     world_at_screen(camera, (down_x, level), end), world_at_screen(camera, (down_x, ey), end), end]
 
-        def along(way, t: float) -> np.ndarray:
-            """The point a share ``t`` of the way along ``way`` (waypoints), by length."""
-            legs = [float(np.linalg.norm(b - a)) for a, b in zip(way, way[1:])]
-            go = t * sum(legs)
-            for n, (a, b, leg) in enumerate(zip(way, way[1:], legs)):
-                if go <= leg or n == len(legs) - 1:
-                    return a + (b - a) * (min(1.0, go / leg) if leg > 0 else 1.0)
-                go -= leg
-            return way[-1]
-
         def on_c(grid, values, shift=ORIGIN, way=None) -> InPlace:
             """``grid`` (sums in progress, on no bar) on C's colors from the
             play's first frame, as the products and their name go, moving by
@@ -1753,6 +1743,21 @@ def sweep_rows(scene, layout: Layout, left: CubeGrid, right: CubeGrid, result: C
         scene.add(marks, whole)
     scene.play(fill_rows(result, start=start), sweep, run_time=run_time)
     scene.remove(marks, whole)
+
+
+def along(way, t: float) -> np.ndarray:
+    """The point a share ``t`` of the way along ``way`` (waypoints), by length.
+
+    >>> [along([np.zeros(3), np.array([0.0, 3, 0]), np.array([4.0, 3, 0])], t)[:2].tolist() for t in (0, 0.5, 1)]
+    [[0.0, 0.0], [0.5, 3.0], [4.0, 3.0]]
+    """
+    legs = [float(np.linalg.norm(b - a)) for a, b in zip(way, way[1:])]
+    go = t * sum(legs)
+    for n, (a, b, leg) in enumerate(zip(way, way[1:], legs)):
+        if go <= leg or n == len(legs) - 1:
+            return a + (b - a) * (min(1.0, go / leg) if leg > 0 else 1.0)
+        go -= leg
+    return way[-1]
 
 
 def row_sweep(layout: Layout, *grids: CubeGrid, start: int = 0) -> tuple[VGroup, InPlace]:
