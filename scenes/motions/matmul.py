@@ -213,6 +213,7 @@ STACK_GAP = 0.12  # between B's name and the pieces' label stacked beyond it
 RESULT_BY_ITSELF = (2,)
 OVER_B = 0.8  # how far over B's top (in B's cubes) a sum flies on its way from the bench to C
 RIDING_SAMPLES = 41  # points along a sum's way where the room for its "Σ = …" is checked
+RIDING_GAP = 0.12  # the least room between a riding "Σ = …" and any text
 SLOT_GAIN = 1.15  # the pieces' label leaves its own slot only for blocks at least this much larger
 
 
@@ -854,8 +855,10 @@ class MatmulMotion:
                 probe.move_to(along(way or [start, end], alpha))
                 layout.beside([probe], number, side, buff=0.15)
                 (left, bottom, _), (right, top, _) = number.get_corner(DOWN + LEFT), number.get_corner(UP + RIGHT)
-                if any(t.get_left()[0] < right and t.get_right()[0] > left and t.get_bottom()[1] < top
-                       and t.get_top()[1] > bottom for t in texts):
+                # a gap's width from every text: touching a bar's end it read as one string, "128Σ = 4.87"
+                # (17_0177, the 76th and 77th readers)
+                if any(t.get_left()[0] < right + RIDING_GAP and t.get_right()[0] > left - RIDING_GAP
+                       and t.get_bottom()[1] < top + RIDING_GAP and t.get_top()[1] > bottom - RIDING_GAP for t in texts):
                     return False
                 if any(l < right and r > left and b < top and t > bottom for l, b, r, t in blocks):
                     return False
