@@ -15,7 +15,7 @@ import numpy as np
 from manim import DOWN, PI, UP, LaggedStart, Line, Rectangle, VGroup
 
 from scenes.base import StageScene
-from scenes.components.fades import appear, at_end, at_once, done_at, halfway, swap, vanish
+from scenes.components.fades import InPlace, appear, at_end, at_once, done_at, halfway, swap, vanish
 from scenes.components.projection import FRONT
 from scenes.layout import LABEL_BUFF, TAG_ROOM, Margins, StageArea, Together, head_columns
 from scenes.components.guides import GUIDE_ROOM, axis_guides
@@ -154,12 +154,32 @@ class Concatenation(StageScene):
         # still caught the eight blocks unnamed: 20_0141, the 70th and 71st readers)
         tags = head_tags(self.layout, spread, texts=list(words))
         self.play(*[target.animate.become(there) for target, there in zip(targets, spread)], *swap(label, moved),
-                  *(swap(parked, tags) if len(parked) else [appear(tags, rate_func=at_end)]), *self.saying(
+                  *(self.riding_words(parked, tags, targets, spread) if len(parked)
+                    else [appear(tags, rate_func=at_end)]), *self.saying(
                       f"{tokens} blocks of {heads}×{d_v}, one per token: head 0's row on top, head {heads - 1}'s "
                       f"at the bottom" if heads > 1 else f"{tokens} blocks of 1×{d_v}, one per token"),
                   run_time=0.6)
         together.label = moved
         return targets, together, tags
+
+    def riding_words(self, parked, tags, blocks, spread) -> list:
+        """Each block's word going with its block from where it was
+        (``parked``, over ``blocks``) to where it lands (``tags``, over
+        ``spread``): at every frame over the block, where it will stand
+        relative to it (swapped half-way, the words stood at the landing
+        places while the blocks were still on their way: 20_0136, the 76th
+        reader). The animations, ``parked`` gone and ``tags`` shown."""
+        def top(grid):
+            left, _, right, high = self.layout.screen_box([grid], FRONT)
+            return np.array([(left + right) / 2, high, 0.0])
+
+        offsets = [tag.get_center() - top(there) for tag, there in zip(tags, spread)]
+
+        def ride(group, alpha):
+            for tag, block, offset in zip(group, blocks, offsets):
+                tag.move_to(top(block) + offset)
+
+        return [vanish(parked, rate_func=at_once), appear(tags, rate_func=at_once), InPlace(tags, ride)]
 
     def take_apart(self, block, slabs, label, axes, words, area: StageArea) -> None:
         """``block`` comes apart into its token ``slabs`` where it stands,
