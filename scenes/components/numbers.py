@@ -82,14 +82,13 @@ def tick_values(value_range) -> tuple[str, str]:
     significant digits of the larger end, so the smaller reads at the same
     step (``2.70`` beside ``−2.91``; a value that is 0 to that precision
     reads ``0`` where it is 0 to three decimals too, else at its first
-    significant digit: ``0.1 … 3767``); a share's 1 (weights) reads
-    ``1.000``, on every weights bar alike. An exponent only from 100 000 up or where every digit
+    significant digit: ``0.1 … 3767``). An exponent only from 100 000 up or where every digit
     would be a zero.
 
     >>> tick_values((-6.86, 24.67)), tick_values((1.64e-29, 1.0)), tick_values((-2.91, 2.7))
-    (('−6.9', '24.7'), ('0', '1.000'), ('−2.91', '2.70'))
+    (('−6.9', '24.7'), ('0', '1'), ('−2.91', '2.70'))
     >>> tick_values((0.0, 7.0)), tick_values((0.0, 1.0)), tick_values((0.0, 0.5))
-    (('0', '7'), ('0', '1.000'), ('0', '0.500'))
+    (('0', '7'), ('0', '1'), ('0', '0.500'))
     >>> tick_values((-0.0784, 0.0785)), tick_values((0.0, 17300.0)), tick_values((0.0, 0.0))
     (('−0.0784', '0.0785'), ('0', '17300'), ('0', '0'))
     >>> tick_values((1.41e-08, 6.36e+06)), tick_values((0.0003, 0.9997))
@@ -104,15 +103,12 @@ def tick_values(value_range) -> tuple[str, str]:
     if largest >= 1e5 or largest < 1e-4:
         return tuple(_not_zero(v) if abs(v) < 1e-3 * largest else shown_value(v) for v in (low, high))
     decimals = _decimals((low, high))
-    shares = 0 <= low and high <= 1
-    if shares:  # weights and other shares: to the thousandth
+    if 0 <= low and high <= 1:  # weights and other shares: to the thousandth
         decimals = max(decimals, 3)
     ends = [f"{v:.{decimals}f}" for v in (low, high)]
-    # an end that is a whole number (token ids) reads as one, but a share's 1 reads 1.000 as every weights bar
-    # does (torch.rand's 0.9997 and α′'s 0.99999 round to it: "0 … 1" on a thumbnail beside "0 … 1.000" on
-    # the map read as two formats for one scale, 11_0470 and 19_0212, the 72nd and 73rd readers)
-    ends = [f"{round(v)}" if abs(v - round(v)) < 1e-12 and not (shares and v == 1) else e
-            for v, e in zip((low, high), ends)]
+    # an end that is a whole number (0 and 1 of weights, token ids) reads as one; torch.rand's 0.9997 stays
+    # 1.000, never 1 (its largest can only be below 1)
+    ends = [f"{round(v)}" if abs(v - round(v)) < 1e-12 else e for v, e in zip((low, high), ends)]
     return tuple(_not_zero(v) if float(e) == 0 else e.replace("-", "−") for v, e in zip((low, high), ends))
 
 
